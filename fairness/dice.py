@@ -1,0 +1,73 @@
+"""The day's dice stream: an endless, unbiased sequence of dice per (seed, date, ruleset).
+
+Block ``k`` is HMAC-SHA256(key=seed, msg="yacht-daily/dice/v1|<date>|<ruleset>|<k>");
+its bytes are read in order, every byte >= 252 is dropped and the rest map to ``b % 6 + 1``.
+Roll ``n`` of a game takes dice ``5n .. 5n+4``.
+"""
+
+import hashlib
+import hmac
+
+from .dates import format_date
+from .errors import InvalidSeed
+from .sheets import get_ruleset
+
+DICE_DOMAIN = "yacht-daily/dice/v1"
+SEED_BYTES = 32
+_REJECT_FROM = 252  # the largest multiple of 6 that fits a byte: 252 = 6 * 42
+
+
+def validate_seed(seed) -> bytes:
+    """Return ``seed`` as 32 bytes (given as bytes or 64 hex digits), or raise InvalidSeed."""
+    if isinstance(seed, str):
+        try:
+            seed = bytes.fromhex(seed)
+        except ValueError:
+            raise InvalidSeed("seed must be 64 hex digits") from None
+    if not isinstance(seed, bytes) or len(seed) != SEED_BYTES:
+        raise InvalidSeed(f"seed must be exactly {SEED_BYTES} bytes")
+    return seed
+
+
+def block_message(date: str, ruleset_id: str, index: int) -> bytes:
+    """The HMAC message of stream block ``index``, byte for byte (ASCII)."""
+    return f"{DICE_DOMAIN}|{date}|{ruleset_id}|{index}".encode("ascii")
+
+
+def dice_from_block(block: bytes) -> list[int]:
+    """The dice one block yields: bytes below 252 in order, each mapped to ``b % 6 + 1``."""
+    return [byte % 6 + 1 for byte in block if byte < _REJECT_FROM]
+
+
+class DiceStream:
+    """The dice of one (seed, date, ruleset), computed lazily and kept once computed."""
+
+    def __init__(self, seed, date, ruleset_id: str):
+        """Bind the stream to its seed, date and ruleset (each validated)."""
+        self._seed = validate_seed(seed)
+        self.date = format_date(date)
+        self.ruleset = get_ruleset(ruleset_id).id
+        self._dice: list[int] = []
+        self._blocks = 0
+
+    def __repr__(self) -> str:
+        """Show what the stream is for, never its seed."""
+        return f"DiceStream(date={self.date!r}, ruleset={self.ruleset!r})"
+
+    def block(self, index: int) -> bytes:
+        """The raw 32 bytes of block ``index``."""
+        message = block_message(self.date, self.ruleset, index)
+        return hmac.new(self._seed, message, hashlib.sha256).digest()
+
+    def dice(self, count: int) -> list[int]:
+        """The first ``count`` dice of the stream."""
+        while len(self._dice) < count:
+            self._dice.extend(dice_from_block(self.block(self._blocks)))
+            self._blocks += 1
+        return self._dice[:count]
+
+    def roll(self, number: int) -> tuple[int, int, int, int, int]:
+        """The five dice drawn by roll ``number`` (0-based over the whole game)."""
+        if type(number) is not int or number < 0:
+            raise ValueError(f"roll number must be a non-negative integer, got {number!r}")
+        return tuple(self.dice(5 * number + 5)[5 * number :])

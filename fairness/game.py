@@ -1,0 +1,203 @@
+"""The game: an immutable state machine whose every action returns a new state.
+
+A state is fully determined by its ruleset, date and transcript. The transcript lists the
+actions in order: ``{"action": "roll", "hold": [5 booleans], "dice": [5 ints]}`` and
+``{"action": "score", "category": id, "points": int, "bonus": int}``.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from . import rules
+from .canonical import canonical_json
+from .dates import format_date
+from .dice import DiceStream
+from .errors import (
+    BoxFilled,
+    FairnessError,
+    GameOver,
+    HoldOnFirstRoll,
+    InvalidHold,
+    JokerForbids,
+    NoRollsLeft,
+    NotRolled,
+    ReplayMismatch,
+)
+from .sheets import get_ruleset
+
+ROLLS_PER_TURN = 3
+NO_HOLD = (False,) * 5
+
+
+@dataclass(frozen=True)
+class Game:
+    """One player's game on one (date, ruleset)."""
+
+    ruleset: str
+    date: str
+    boxes: Mapping[str, int] = field(default_factory=dict)
+    dice: tuple[int, ...] | None = None
+    rolls_in_turn: int = 0
+    rolls_taken: int = 0
+    extra_bonus: int = 0
+    transcript: tuple[Mapping, ...] = ()
+
+    @classmethod
+    def new(cls, ruleset_id: str, date) -> "Game":
+        """A fresh game: empty sheet, no dice yet."""
+        return cls(get_ruleset(ruleset_id).id, format_date(date))
+
+    @classmethod
+    def from_transcript(cls, ruleset_id: str, date, transcript: Sequence[Mapping]) -> "Game":
+        """Rebuild a stored game from its transcript, taking the dice as recorded."""
+        return _fold(cls.new(ruleset_id, date), transcript, stream=None)
+
+    @property
+    def finished(self) -> bool:
+        """True once every box of the sheet is filled."""
+        return len(self.boxes) == len(get_ruleset(self.ruleset).categories)
+
+    @property
+    def turn(self) -> int:
+        """The 1-based number of the turn being played (sheet size + 1 once finished)."""
+        return len(self.boxes) + 1
+
+    @property
+    def rolls_left(self) -> int:
+        """Rolls still allowed this turn."""
+        return 0 if self.finished else ROLLS_PER_TURN - self.rolls_in_turn
+
+    @property
+    def next_action(self) -> int:
+        """The number the next action will have (the transcript's length)."""
+        return len(self.transcript)
+
+    def totals(self) -> rules.Totals:
+        """The sheet's breakdown so far."""
+        return rules.totals(self.ruleset, self.boxes, self.extra_bonus)
+
+    def placement(self) -> rules.Placement | None:
+        """Where the current dice may be scored, or None before the turn's first roll."""
+        if self.dice is None or self.finished:
+            return None
+        return rules.placement(self.ruleset, self.dice, self.boxes)
+
+    def previews(self) -> dict[str, int]:
+        """What the current dice would score in each box they may go in now."""
+        allowed = self.placement()
+        if allowed is None:
+            return {}
+        return {c: rules.score(self.ruleset, c, self.dice, self.boxes) for c in allowed.allowed}
+
+    def roll(self, hold, stream: DiceStream) -> "Game":
+        """Roll the dice not held; the drawn die of a held position is consumed all the same."""
+        self._check_stream(stream)
+        return self._roll(hold, stream.roll(self.rolls_taken))
+
+    def score(self, category: str) -> "Game":
+        """Fill ``category`` with the current dice and end the turn."""
+        if self.finished:
+            raise GameOver("the game is over: every box is filled")
+        if self.dice is None:
+            raise NotRolled("roll the dice before choosing a box")
+        if isinstance(category, str) and category in self.boxes:
+            raise BoxFilled(f"the {category} box is already filled")
+        points = rules.score(self.ruleset, category, self.dice, self.boxes)
+        allowed = rules.placement(self.ruleset, self.dice, self.boxes)
+        if category not in allowed.allowed:
+            raise JokerForbids(allowed.reason("en"))
+        bonus = rules.extra_bonus(self.ruleset, self.dice, self.boxes)
+        entry = {"action": "score", "category": category, "points": points, "bonus": bonus}
+        return replace(
+            self,
+            boxes={**self.boxes, category: points},
+            dice=None,
+            rolls_in_turn=0,
+            extra_bonus=self.extra_bonus + bonus,
+            transcript=(*self.transcript, entry),
+        )
+
+    def _roll(self, hold, drawn: Sequence[int]) -> "Game":
+        """Apply a roll whose fresh dice are ``drawn``."""
+        hold = _validate_hold(hold)
+        if self.finished:
+            raise GameOver("the game is over: every box is filled")
+        if self.rolls_in_turn >= ROLLS_PER_TURN:
+            raise NoRollsLeft(f"no rolls left: a turn has {ROLLS_PER_TURN} rolls, choose a box")
+        if self.dice is None and any(hold):
+            raise HoldOnFirstRoll("nothing can be held on a turn's first roll")
+        current = self.dice or (0,) * 5
+        dice = tuple(current[p] if hold[p] else drawn[p] for p in range(5))
+        entry = {"action": "roll", "hold": list(hold), "dice": list(dice)}
+        return replace(
+            self,
+            dice=dice,
+            rolls_in_turn=self.rolls_in_turn + 1,
+            rolls_taken=self.rolls_taken + 1,
+            transcript=(*self.transcript, entry),
+        )
+
+    def _check_stream(self, stream: DiceStream) -> None:
+        """Refuse a stream made for another date or ruleset (a programming error)."""
+        if (stream.date, stream.ruleset) != (self.date, self.ruleset):
+            raise ValueError(f"{stream!r} does not belong to a {self.ruleset} game of {self.date}")
+
+
+def replay(transcript: Sequence[Mapping], stream: DiceStream) -> Game:
+    """Rebuild a game from ``transcript``, checking every action against the rules and ``stream``.
+
+    Raises ReplayMismatch on the first entry that differs from what the rules give.
+    """
+    return _fold(Game.new(stream.ruleset, stream.date), transcript, stream)
+
+
+def _fold(game: Game, transcript: Sequence[Mapping], stream: DiceStream | None) -> Game:
+    """Apply each transcript entry in turn; with a stream, the dice must be the stream's."""
+    if not isinstance(transcript, list | tuple):
+        raise ReplayMismatch(0, "a transcript is a list of actions")
+    for index, entry in enumerate(transcript):
+        try:
+            game = _apply(game, entry, stream)
+        except FairnessError as error:
+            raise ReplayMismatch(index, str(error)) from None
+        if canonical_json(game.transcript[-1]) != canonical_json(entry):
+            raise ReplayMismatch(
+                index, f"recorded {_compact(entry)} but the rules give {_compact(game.transcript[-1])}"
+            )
+    return game
+
+
+def _apply(game: Game, entry: Mapping, stream: DiceStream | None) -> Game:
+    """Apply one transcript entry."""
+    action = entry.get("action") if isinstance(entry, Mapping) else None
+    if action == "roll":
+        if stream is not None:
+            return game.roll(entry.get("hold"), stream)
+        return game._roll(entry.get("hold"), _recorded_dice(entry))
+    if action == "score":
+        return game.score(entry.get("category"))
+    raise ReplayMismatch(game.next_action, f"unknown action {action!r}")
+
+
+def _recorded_dice(entry: Mapping) -> tuple[int, ...]:
+    """The dice a stored roll entry records."""
+    return rules.validate_dice(entry.get("dice"))
+
+
+def _validate_hold(hold) -> tuple[bool, ...]:
+    """Return ``hold`` as five booleans (None means hold nothing), or raise InvalidHold."""
+    if hold is None:
+        return NO_HOLD
+    if not isinstance(hold, list | tuple) or len(hold) != 5:
+        raise InvalidHold(f"hold must be a list of five booleans, got {hold!r}")
+    if any(type(flag) is not bool for flag in hold):
+        raise InvalidHold(f"hold must contain only true/false values, got {list(hold)!r}")
+    return tuple(hold)
+
+
+def _compact(entry) -> str:
+    """An entry as short canonical JSON text for error messages."""
+    try:
+        return canonical_json(entry).decode()
+    except (TypeError, ValueError):
+        return repr(entry)

@@ -1,0 +1,71 @@
+"""Merkle tree hashing and inclusion proofs exactly as RFC 9162 (Certificate Transparency 2.0).
+
+Leaf hash ``SHA-256(0x00 || data)``, node hash ``SHA-256(0x01 || left || right)``, the empty
+tree's root ``SHA-256("")``; a tree of ``n`` leaves splits at the largest power of two below ``n``.
+"""
+
+import hashlib
+from collections.abc import Sequence
+
+from .errors import LedgerError
+
+
+def leaf_hash(data: bytes) -> bytes:
+    """The hash of one leaf's data."""
+    return hashlib.sha256(b"\x00" + data).digest()
+
+
+def node_hash(left: bytes, right: bytes) -> bytes:
+    """The hash of an inner node from its children's hashes."""
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def root(leaf_hashes: Sequence[bytes]) -> bytes:
+    """The root of the tree whose leaves hash to ``leaf_hashes``, in order."""
+    if not leaf_hashes:
+        return hashlib.sha256(b"").digest()
+    level = list(leaf_hashes)
+    while len(level) > 1:
+        # Pairing left to right and carrying an odd last node up unchanged builds exactly the
+        # RFC's tree (left subtree = the largest power of two below n).
+        paired = [node_hash(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        if len(level) % 2:
+            paired.append(level[-1])
+        level = paired
+    return level[0]
+
+
+def inclusion_path(index: int, leaf_hashes: Sequence[bytes]) -> list[bytes]:
+    """The audit path of leaf ``index`` (RFC 9162 section 2.1.3.1), leaf side first."""
+    size = len(leaf_hashes)
+    if not 0 <= index < size:
+        raise LedgerError(f"leaf {index} is not in a tree of {size} leaves")
+    path = []
+    level = list(leaf_hashes)
+    while len(level) > 1:
+        sibling = index ^ 1
+        if sibling < len(level):
+            path.append(level[sibling])
+        paired = [node_hash(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        if len(level) % 2:
+            paired.append(level[-1])
+        level, index = paired, index // 2
+    return path
+
+
+def verify_inclusion(leaf: bytes, index: int, size: int, path: Sequence[bytes], root_hash: bytes) -> bool:
+    """Check an inclusion proof of the leaf hash ``leaf`` (RFC 9162 section 2.1.3.2)."""
+    if not 0 <= index < size:
+        return False
+    fn, sn, result = index, size - 1, leaf
+    for sibling in path:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            result = node_hash(sibling, result)
+            while not fn & 1 and fn != 0:
+                fn, sn = fn >> 1, sn >> 1
+        else:
+            result = node_hash(result, sibling)
+        fn, sn = fn >> 1, sn >> 1
+    return sn == 0 and result == root_hash

@@ -1,0 +1,168 @@
+"""Scoring, box choice and totals: the rules of every sheet as small pure functions.
+
+``score`` says what dice are worth in a box, ``placement`` which free boxes they may go in
+now (and why, when the Joker rule narrows it), ``extra_bonus`` what a further
+five-of-a-kind adds, ``totals`` the final breakdown.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .errors import InvalidDice, UnknownCategory
+from .scoring import Dice, is_five_of_a_kind
+from .sheets import JOKER_POINTS, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Ruleset, get_ruleset
+
+Sheet = Mapping[str, int]
+
+JOKER_UPPER = "joker-upper"
+JOKER_LOWER = "joker-lower"
+JOKER_UPPER_ZERO = "joker-upper-zero"
+
+_REASONS = {
+    JOKER_UPPER: {
+        "en": "Joker rule: five {face}s must go in the {box} box while it is free.",
+        "fr": "Règle du joker : cinq {face} vont obligatoirement dans la case {box} tant qu'elle est libre.",
+    },
+    JOKER_LOWER: {
+        "en": "Joker rule: {box} is already filled, so these five {face}s go in a free lower box "
+        "(Full House 25, straights 30 and 40).",
+        "fr": "Règle du joker : la case {box} est déjà remplie, ces cinq {face} vont donc dans une "
+        "case libre du bas (Full 25, suites 30 et 40).",
+    },
+    JOKER_UPPER_ZERO: {
+        "en": "Joker rule: the lower section is full, so a 0 goes in a free upper box.",
+        "fr": "Règle du joker : la partie basse est pleine, inscrivez donc 0 dans une case libre du haut.",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The free boxes the current dice may go in, and the Joker restriction if one applies."""
+
+    allowed: tuple[str, ...]
+    restriction: str | None = None
+    face: int | None = None
+    box: str | None = None
+
+    def reason(self, language: str = "en") -> str | None:
+        """Explain the restriction in ``language`` (``en`` or ``fr``), or None if there is none."""
+        if self.restriction is None:
+            return None
+        texts = _REASONS[self.restriction]
+        return texts.get(language, texts["en"]).format(face=self.face, box=self.box)
+
+
+@dataclass(frozen=True)
+class Totals:
+    """A sheet's final breakdown."""
+
+    upper: int
+    upper_bonus: int
+    lower: int
+    extra_bonus: int
+
+    @property
+    def total(self) -> int:
+        """The grand total."""
+        return self.upper + self.upper_bonus + self.lower + self.extra_bonus
+
+    def as_dict(self) -> dict[str, int]:
+        """The breakdown with its total, as plain JSON-ready data."""
+        return {
+            "upper": self.upper,
+            "upper_bonus": self.upper_bonus,
+            "lower": self.lower,
+            "extra_bonus": self.extra_bonus,
+            "total": self.total,
+        }
+
+
+def validate_dice(dice) -> Dice:
+    """Return ``dice`` as a tuple of five ints 1..6, or raise InvalidDice."""
+    if not isinstance(dice, list | tuple) or len(dice) != 5:
+        raise InvalidDice(f"dice must be a list of five values, got {dice!r}")
+    if any(type(die) is not int or not 1 <= die <= 6 for die in dice):
+        raise InvalidDice(f"each die must be an integer from 1 to 6, got {list(dice)!r}")
+    return tuple(dice)
+
+
+def validate_sheet(ruleset: Ruleset, sheet: Sheet | None) -> Sheet:
+    """Return the filled boxes, checking each names a box of ``ruleset``."""
+    sheet = sheet or {}
+    for category in sheet:
+        _require_category(ruleset, category)
+    return sheet
+
+
+def joker_applies(ruleset: Ruleset, dice: Dice, sheet: Sheet) -> bool:
+    """True when these dice are a further five-of-a-kind that the forced Joker rule places."""
+    return ruleset.joker and is_five_of_a_kind(dice) and ruleset.five_of_a_kind_box in sheet
+
+
+def score(ruleset_id: str, category: str, dice, sheet: Sheet | None = None) -> int:
+    """Points ``dice`` are worth in box ``category`` of ``ruleset_id`` given the filled ``sheet``.
+
+    The sheet matters only where the Joker rule gives Full House and the straights their
+    fixed value for a further five-of-a-kind.
+    """
+    ruleset = get_ruleset(ruleset_id)
+    dice = validate_dice(dice)
+    sheet = validate_sheet(ruleset, sheet)
+    box = _require_category(ruleset, category)
+    if category in JOKER_POINTS and joker_applies(ruleset, dice, sheet):
+        return JOKER_POINTS[category]
+    return box.scorer(dice)
+
+
+def extra_bonus(ruleset_id: str, dice, sheet: Sheet | None = None) -> int:
+    """Bonus points scoring ``dice`` now adds: a further five-of-a-kind while its box holds 50."""
+    ruleset = get_ruleset(ruleset_id)
+    dice = validate_dice(dice)
+    sheet = validate_sheet(ruleset, sheet)
+    box = ruleset.five_of_a_kind_box
+    if ruleset.extra_bonus and is_five_of_a_kind(dice) and box and sheet.get(box) == 50:
+        return ruleset.extra_bonus
+    return 0
+
+
+def placement(ruleset_id: str, dice, sheet: Sheet | None = None) -> Placement:
+    """The free boxes ``dice`` may go in now, narrowed by the forced Joker rule where it applies."""
+    ruleset = get_ruleset(ruleset_id)
+    dice = validate_dice(dice)
+    sheet = validate_sheet(ruleset, sheet)
+    free = tuple(c.id for c in ruleset.categories if c.id not in sheet)
+    if not joker_applies(ruleset, dice, sheet):
+        return Placement(free)
+    face = dice[0]
+    upper_box = ruleset.categories[face - 1].id
+    if upper_box in free:
+        return Placement((upper_box,), JOKER_UPPER, face, upper_box)
+    free_lower = tuple(c for c in free if _section(ruleset, c) == LOWER)
+    if free_lower:
+        return Placement(free_lower, JOKER_LOWER, face, ruleset.five_of_a_kind_box)
+    return Placement(free, JOKER_UPPER_ZERO, face, upper_box)
+
+
+def totals(ruleset_id: str, sheet: Sheet, extra_bonus_points: int = 0) -> Totals:
+    """The breakdown of a (possibly partial) sheet plus the extra five-of-a-kind bonuses earned."""
+    ruleset = get_ruleset(ruleset_id)
+    sheet = validate_sheet(ruleset, sheet)
+    upper = sum(points for c, points in sheet.items() if _section(ruleset, c) == UPPER)
+    lower = sum(points for c, points in sheet.items() if _section(ruleset, c) == LOWER)
+    bonus = ruleset.upper_bonus if upper >= UPPER_BONUS_THRESHOLD else 0
+    return Totals(upper, bonus, lower, extra_bonus_points)
+
+
+def _require_category(ruleset: Ruleset, category: str):
+    """Return the box ``category`` of ``ruleset`` or raise UnknownCategory."""
+    box = ruleset.category(category) if isinstance(category, str) else None
+    if box is None:
+        known = ", ".join(ruleset.category_ids)
+        raise UnknownCategory(f"{category!r} is not a box of {ruleset.id} (boxes: {known})")
+    return box
+
+
+def _section(ruleset: Ruleset, category: str) -> str:
+    """The section (upper or lower) of a box."""
+    return ruleset.category(category).section

@@ -1,0 +1,67 @@
+"""What five dice are worth in each kind of box, before any sheet-level rule applies."""
+
+from collections import Counter
+from collections.abc import Callable
+
+Dice = tuple[int, int, int, int, int]
+Scorer = Callable[[Dice], int]
+
+_SMALL_RUNS = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
+_LARGE_RUNS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
+
+
+def is_five_of_a_kind(dice: Dice) -> bool:
+    """Return True when all five dice show the same face."""
+    return len(set(dice)) == 1
+
+
+def face_count(face: int) -> Scorer:
+    """Upper box for ``face``: face times the number of dice showing it."""
+    return lambda dice: face * dice.count(face)
+
+
+def total(dice: Dice) -> int:
+    """Choice / Chance: the sum of all five dice."""
+    return sum(dice)
+
+
+def of_a_kind_sum(needed: int) -> Scorer:
+    """At least ``needed`` equal dice: the sum of all five, else 0."""
+    return lambda dice: sum(dice) if max(Counter(dice).values()) >= needed else 0
+
+
+def four_of_a_kind_face(dice: Dice) -> int:
+    """Traditional Yacht: at least four equal dice score four times that face; the fifth never counts."""
+    face, count = Counter(dice).most_common(1)[0]
+    return 4 * face if count >= 4 else 0
+
+
+def full_house(points: int | None) -> Scorer:
+    """Three of one face and two of another (five equal is not one): ``points``, or the sum if None."""
+
+    def score(dice: Dice) -> int:
+        if sorted(Counter(dice).values()) != [2, 3]:
+            return 0
+        return sum(dice) if points is None else points
+
+    return score
+
+
+def exact_run(run: tuple[int, ...], points: int) -> Scorer:
+    """Exactly the faces of ``run`` (e.g. 1-2-3-4-5): ``points``, else 0."""
+    return lambda dice: points if sorted(dice) == list(run) else 0
+
+
+def small_straight(points: int) -> Scorer:
+    """Four consecutive faces anywhere among the five (a duplicate allowed): ``points``."""
+    return lambda dice: points if any(run <= set(dice) for run in _SMALL_RUNS) else 0
+
+
+def large_straight(points: int) -> Scorer:
+    """Five consecutive faces (1-5 or 2-6): ``points``."""
+    return lambda dice: points if set(dice) in _LARGE_RUNS else 0
+
+
+def five_of_a_kind(points: int) -> Scorer:
+    """All five dice equal: ``points``."""
+    return lambda dice: points if is_five_of_a_kind(dice) else 0
