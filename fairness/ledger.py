@@ -52,8 +52,8 @@ def epoch_entry(*, seq: int, prev: str, number: int, epoch: Epoch, public_key: s
 
 
 def reveal_entry(*, seq: int, prev: str, epoch: int, date: str, day: int, seed: bytes,
-                 games: int, root: bytes, revealed_at: str) -> dict:
-    """An unsigned reveal entry: the date's seed, its count of finished games and their root."""
+                 games: Mapping[str, int], roots: Mapping[str, bytes], revealed_at: str) -> dict:
+    """An unsigned reveal entry: the date's seed and, per sheet, its finished games and their root."""
     return {
         "type": REVEAL_TYPE,
         "seq": seq,
@@ -62,8 +62,8 @@ def reveal_entry(*, seq: int, prev: str, epoch: int, date: str, day: int, seed: 
         "date": date,
         "day": day,
         "seed": seed.hex(),
-        "games": games,
-        "root": root.hex(),
+        "games": dict(games),
+        "roots": {ruleset: root.hex() for ruleset, root in roots.items()},
         "revealed_at": revealed_at,
     }
 
@@ -94,12 +94,12 @@ def receipt_leaf_hash(signed_receipt: Mapping) -> bytes:
 
 
 def day_tree(receipts: Sequence[Mapping]) -> list[Mapping]:
-    """A date's receipts in leaf order: sorted by game id."""
+    """One (date, sheet)'s receipts in leaf order: sorted by game id."""
     return sorted(receipts, key=lambda r: r["game"])
 
 
 def day_root(receipts: Sequence[Mapping]) -> bytes:
-    """The Merkle root of a date's receipts."""
+    """The Merkle root of one (date, sheet)'s receipts."""
     return merkle.root([receipt_leaf_hash(r) for r in day_tree(receipts)])
 
 
