@@ -158,6 +158,8 @@ def _fold(game: Game, transcript: Sequence[Mapping], stream: DiceStream | None) 
     for index, entry in enumerate(transcript):
         try:
             game = _apply(game, entry, stream)
+        except ReplayMismatch:
+            raise
         except FairnessError as error:
             raise ReplayMismatch(index, str(error)) from None
         if canonical_json(game.transcript[-1]) != canonical_json(entry):
@@ -176,7 +178,7 @@ def _apply(game: Game, entry: Mapping, stream: DiceStream | None) -> Game:
         return game._roll(entry.get("hold"), _recorded_dice(entry))
     if action == "score":
         return game.score(entry.get("category"))
-    raise ReplayMismatch(game.next_action, f"unknown action {action!r}")
+    raise ReplayMismatch(game.next_action, f"unknown action {action!r} (expected roll or score)")
 
 
 def _recorded_dice(entry: Mapping) -> tuple[int, ...]:
