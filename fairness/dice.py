@@ -20,10 +20,13 @@ _REJECT_FROM = 252  # the largest multiple of 6 that fits a byte: 252 = 6 * 42
 def validate_seed(seed) -> bytes:
     """Return ``seed`` as 32 bytes (given as bytes or 64 hex digits), or raise InvalidSeed."""
     if isinstance(seed, str):
+        hex_error = InvalidSeed(f"seed must be {2 * SEED_BYTES} hex digits")
+        if len(seed) != 2 * SEED_BYTES:  # bytes.fromhex would skip spaces: count digits first
+            raise hex_error
         try:
             seed = bytes.fromhex(seed)
         except ValueError:
-            raise InvalidSeed("seed must be 64 hex digits") from None
+            raise hex_error from None
     if not isinstance(seed, bytes) or len(seed) != SEED_BYTES:
         raise InvalidSeed(f"seed must be exactly {SEED_BYTES} bytes")
     return seed
