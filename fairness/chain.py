@@ -25,8 +25,10 @@ def previous_seed(seed: bytes) -> bytes:
 
 
 def hash_down(seed: bytes, steps: int) -> bytes:
-    """Apply ``previous_seed`` ``steps`` times."""
+    """Apply ``previous_seed`` ``steps`` (0..MAX_EPOCH_DAYS) times: bad input cannot hang it."""
     seed = validate_seed(seed)
+    if type(steps) is not int or not 0 <= steps <= MAX_EPOCH_DAYS:
+        raise ChainError(f"a chain position must be an integer from 0 to {MAX_EPOCH_DAYS}")
     for _ in range(steps):
         seed = previous_seed(seed)
     return seed
@@ -41,11 +43,10 @@ class Epoch:
     anchor: bytes
 
     def __post_init__(self):
-        """Validate the epoch's fields."""
-        format_date(self.start)
-        if type(self.length) is not int or not 1 <= self.length <= MAX_EPOCH_DAYS:
-            raise ChainError(f"epoch length must be 1..{MAX_EPOCH_DAYS} days")
-        validate_seed(self.anchor)
+        """Validate the epoch's fields, normalising a date object or a hex anchor."""
+        object.__setattr__(self, "start", format_date(self.start))
+        validate_length(self.length)
+        object.__setattr__(self, "anchor", validate_seed(self.anchor))
 
     @property
     def end(self) -> str:
@@ -61,14 +62,21 @@ class Epoch:
 
     def date_of(self, index: int) -> str:
         """The date that plays on chain position ``index``."""
-        if not 1 <= index <= self.length:
+        if type(index) is not int or not 1 <= index <= self.length:
             raise ChainError(f"day {index} is outside the epoch's 1..{self.length}")
         return (parse_date(self.start) + dt.timedelta(days=index - 1)).isoformat()
 
 
 def new_epoch(secret: bytes, start, length: int) -> Epoch:
     """The public epoch for ``secret`` (= ``s_N``, 32 random bytes the caller keeps secret)."""
-    return Epoch(format_date(start), length, hash_down(secret, length))
+    return Epoch(format_date(start), validate_length(length), hash_down(secret, length))
+
+
+def validate_length(length: int) -> int:
+    """Return ``length`` if it is a valid epoch length in days, or raise ChainError."""
+    if type(length) is not int or not 1 <= length <= MAX_EPOCH_DAYS:
+        raise ChainError(f"epoch length must be 1..{MAX_EPOCH_DAYS} days")
+    return length
 
 
 def seed_for_day(secret: bytes, epoch: Epoch, index: int) -> bytes:
