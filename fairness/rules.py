@@ -10,7 +10,15 @@ from dataclasses import dataclass
 
 from .errors import InvalidDice, UnknownCategory
 from .scoring import Dice, is_five_of_a_kind
-from .sheets import JOKER_POINTS, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Ruleset, get_ruleset
+from .sheets import (
+    JOKER_POINTS,
+    LOWER,
+    UPPER,
+    UPPER_BONUS_THRESHOLD,
+    UPPER_NAMES,
+    Ruleset,
+    get_ruleset,
+)
 
 Sheet = Mapping[str, int]
 
@@ -21,17 +29,19 @@ JOKER_UPPER_ZERO = "joker-upper-zero"
 _REASONS = {
     JOKER_UPPER: {
         "en": "Joker rule: five {face}s must go in the {box} box while it is free.",
-        "fr": "Règle du joker : cinq {face} vont obligatoirement dans la case {box} tant qu'elle est libre.",
+        "fr": "Règle du joker : cinq {face} vont obligatoirement dans la case {box} "
+        "tant qu'elle est libre.",
     },
     JOKER_LOWER: {
-        "en": "Joker rule: {box} is already filled, so these five {face}s go in a free lower box "
-        "(Full House 25, straights 30 and 40).",
+        "en": "Joker rule: the {box} box is already filled, so these five {face}s go in a free "
+        "lower box (Full House 25, straights 30 and 40).",
         "fr": "Règle du joker : la case {box} est déjà remplie, ces cinq {face} vont donc dans une "
         "case libre du bas (Full 25, suites 30 et 40).",
     },
     JOKER_UPPER_ZERO: {
         "en": "Joker rule: the lower section is full, so a 0 goes in a free upper box.",
-        "fr": "Règle du joker : la partie basse est pleine, inscrivez donc 0 dans une case libre du haut.",
+        "fr": "Règle du joker : la partie basse est pleine, inscrivez donc 0 dans une case "
+        "libre du haut.",
     },
 }
 
@@ -50,7 +60,8 @@ class Placement:
         if self.restriction is None:
             return None
         texts = _REASONS[self.restriction]
-        return texts.get(language, texts["en"]).format(face=self.face, box=self.box)
+        language = language if language in texts else "en"
+        return texts[language].format(face=self.face, box=UPPER_NAMES[self.box][language])
 
 
 @dataclass(frozen=True)
@@ -140,7 +151,7 @@ def placement(ruleset_id: str, dice, sheet: Sheet | None = None) -> Placement:
         return Placement((upper_box,), JOKER_UPPER, face, upper_box)
     free_lower = tuple(c for c in free if _section(ruleset, c) == LOWER)
     if free_lower:
-        return Placement(free_lower, JOKER_LOWER, face, ruleset.five_of_a_kind_box)
+        return Placement(free_lower, JOKER_LOWER, face, upper_box)
     return Placement(free, JOKER_UPPER_ZERO, face, upper_box)
 
 

@@ -60,6 +60,10 @@ _FACE_NAMES = {
 }
 
 
+# The upper boxes' display names by id, e.g. UPPER_NAMES["sixes"]["fr"] == "Six".
+UPPER_NAMES = {box_id: {"en": en, "fr": fr} for box_id, en, fr in _FACE_NAMES.values()}
+
+
 def _upper_boxes() -> tuple[Category, ...]:
     """The six number boxes shared by every sheet."""
     return tuple(
@@ -93,9 +97,11 @@ YACHT = Ruleset(
         _box("four-of-a-kind", scoring.four_of_a_kind_face, "Four of a Kind", "Carré",
              "At least four equal: 4 × that face", "Au moins quatre identiques : 4 × leur valeur"),
         _box("little-straight", scoring.exact_run((1, 2, 3, 4, 5), 30),
-             "Little Straight", "Petite suite", "Exactly 1-2-3-4-5: 30", "Exactement 1-2-3-4-5 : 30"),
+             "Little Straight", "Petite suite",
+             "Exactly 1-2-3-4-5: 30", "Exactement 1-2-3-4-5 : 30"),
         _box("big-straight", scoring.exact_run((2, 3, 4, 5, 6), 30),
-             "Big Straight", "Grande suite", "Exactly 2-3-4-5-6: 30", "Exactement 2-3-4-5-6 : 30"),
+             "Big Straight", "Grande suite",
+             "Exactly 2-3-4-5-6: 30", "Exactement 2-3-4-5-6 : 30"),
         _box("choice", scoring.total, "Choice", "Choix",
              "Any dice: sum of the dice", "Dés quelconques : somme des dés"),
         _box("yacht", scoring.five_of_a_kind(50), "Yacht", "Yacht",
@@ -134,11 +140,14 @@ def _yahtzee(ruleset_id: str, en: str, fr: str, joker: bool, extra_bonus: int) -
         categories=_upper_boxes()
         + (
             _box("three-of-a-kind", scoring.of_a_kind_sum(3), "Three of a Kind", "Brelan",
-                 "At least three equal: sum of the dice", "Au moins trois identiques : somme des dés"),
+                 "At least three equal: sum of the dice",
+                 "Au moins trois identiques : somme des dés"),
             _box("four-of-a-kind", scoring.of_a_kind_sum(4), "Four of a Kind", "Carré",
-                 "At least four equal: sum of the dice", "Au moins quatre identiques : somme des dés"),
+                 "At least four equal: sum of the dice",
+                 "Au moins quatre identiques : somme des dés"),
             _box("full-house", scoring.full_house(25), "Full House", "Full",
-                 "Three of one face and two of another: 25", "Trois d'une valeur et deux d'une autre : 25"),
+                 "Three of one face and two of another: 25",
+                 "Trois d'une valeur et deux d'une autre : 25"),
             _box("small-straight", scoring.small_straight(30), "Small Straight", "Petite suite",
                  "Four in a row: 30", "Quatre qui se suivent : 30"),
             _box("large-straight", scoring.large_straight(40), "Large Straight", "Grande suite",
