@@ -53,7 +53,7 @@ def epoch_entry(*, seq: int, prev: str, number: int, epoch: Epoch, public_key: s
 
 def reveal_entry(*, seq: int, prev: str, epoch: int, date: str, day: int, seed: bytes,
                  games: Mapping[str, int], roots: Mapping[str, bytes], revealed_at: str) -> dict:
-    """An unsigned reveal entry: the date's seed and, per sheet, its finished games and their root."""
+    """An unsigned reveal entry: the date's seed and, per sheet, its finished games and root."""
     return {
         "type": REVEAL_TYPE,
         "seq": seq,

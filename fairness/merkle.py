@@ -53,7 +53,9 @@ def inclusion_path(index: int, leaf_hashes: Sequence[bytes]) -> list[bytes]:
     return path
 
 
-def verify_inclusion(leaf: bytes, index: int, size: int, path: Sequence[bytes], root_hash: bytes) -> bool:
+def verify_inclusion(
+    leaf: bytes, index: int, size: int, path: Sequence[bytes], root_hash: bytes
+) -> bool:
     """Check an inclusion proof of the leaf hash ``leaf`` (RFC 9162 section 2.1.3.2)."""
     if not 0 <= index < size:
         return False

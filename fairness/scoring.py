@@ -31,13 +31,13 @@ def of_a_kind_sum(needed: int) -> Scorer:
 
 
 def four_of_a_kind_face(dice: Dice) -> int:
-    """Traditional Yacht: at least four equal dice score four times that face; the fifth never counts."""
+    """Traditional Yacht: at least four equal dice score 4 × that face; the fifth never counts."""
     face, count = Counter(dice).most_common(1)[0]
     return 4 * face if count >= 4 else 0
 
 
 def full_house(points: int | None) -> Scorer:
-    """Three of one face and two of another (five equal is not one): ``points``, or the sum if None."""
+    """Three of one face and two of another (five equal is not one): ``points``, or the sum."""
 
     def score(dice: Dice) -> int:
         if sorted(Counter(dice).values()) != [2, 3]:
