@@ -1,0 +1,76 @@
+"""Gunicorn settings for Yacht Daily in production.
+
+Run with ``gunicorn -c deploy/gunicorn.conf.py`` (the app is named below). Every knob an
+operator turns has an environment variable; docs/operations.md lists them and
+docs/performance.md gives the measurements behind the defaults.
+"""
+
+import glob
+import os
+import shutil
+import tempfile
+
+# The metrics of all workers are merged through files in this directory. It must be in the
+# environment before any worker imports prometheus_client, so it is set while the config loads;
+# without one given, each server gets its own and removes it on exit.
+OWN_METRICS_DIR = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+if OWN_METRICS_DIR:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="yacht-daily-metrics-")
+
+
+def default_workers() -> int:
+    """Two workers per core: each spends most of a request waiting on Redis."""
+    return 2 * (os.cpu_count() or 1)
+
+
+wsgi_app = "app:create_app()"
+bind = os.environ.get("YACHT_DAILY_BIND", "127.0.0.1:8000").split(",")
+workers = int(os.environ.get("WEB_CONCURRENCY", default_workers()))
+worker_class = os.environ.get("YACHT_DAILY_WORKER_CLASS", "sync")
+threads = int(os.environ.get("YACHT_DAILY_THREADS", "1"))
+
+# A request does at most two Redis round trips: 30 s means something is stuck, not slow.
+timeout = int(os.environ.get("YACHT_DAILY_WORKER_TIMEOUT", "30"))
+graceful_timeout = 20
+keepalive = 5
+# Recycle workers now and then so that a slow leak never becomes an outage; the jitter keeps
+# them from all restarting at once.
+max_requests = int(os.environ.get("YACHT_DAILY_MAX_REQUESTS", "5000"))
+max_requests_jitter = max_requests // 10
+# No preloading: each worker imports the app and opens its Redis connections after the fork,
+# so no socket is ever shared between processes.
+preload_app = False
+# The heartbeat file on a RAM disk, so a slow disk never makes a healthy worker look hung.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+limit_request_line = 4094
+limit_request_fields = 50
+# Only a proxy on these addresses may set X-Forwarded-Proto (the app trusts X-Forwarded-For
+# separately, by hop count: YACHT_DAILY_PROXY_HOPS).
+forwarded_allow_ips = os.environ.get("YACHT_DAILY_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("YACHT_DAILY_LOG_LEVEL", "info").lower()
+logger_class = "app.observability.logs.GunicornJsonLogger"
+proc_name = "yacht-daily"
+
+
+def on_starting(server) -> None:
+    """Start every run with an empty metrics directory: old workers' files would be counted."""
+    metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    os.makedirs(metrics_dir, mode=0o700, exist_ok=True)
+    for stale in glob.glob(os.path.join(metrics_dir, "*.db")):
+        os.remove(stale)
+
+
+def on_exit(server) -> None:
+    """Remove the metrics directory this config made."""
+    if OWN_METRICS_DIR:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+
+
+def child_exit(server, worker) -> None:
+    """Drop a dead worker's live gauges from the merged metrics."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
