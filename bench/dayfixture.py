@@ -1,0 +1,155 @@
+"""A revealed day made on the core, without the service: random legal games, signed receipts.
+
+The ledger holds one epoch entry and the reveals of days 1..``day``; only the last revealed
+date has games. Games are played by a random strategy that keeps the most common face more
+often than not, so five-of-a-kinds, extra bonuses and Joker placements all occur.
+"""
+
+import datetime as dt
+import random
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from fairness import ledger, merkle, rules
+from fairness.audit import CachedRules, SharedStream
+from fairness.chain import new_epoch, seed_for_day
+from fairness.dice import DiceStream
+from fairness.sheets import DAILY_RULESETS, get_ruleset
+
+START = "2026-11-27"
+NO_HOLD = [False] * 5
+
+
+@dataclass
+class DayFixture:
+    """A ledger whose last reveal covers the games of ``date``, and those games as published."""
+
+    ledger: list
+    date: str
+    games: dict  # ruleset -> [{"id", "player", "name", "status", "transcript", "receipt"}]
+    private_key: Ed25519PrivateKey
+
+    def game(self, ruleset: str, index: int = 0) -> dict:
+        """The ``index``-th finished game of ``ruleset``."""
+        return [g for g in self.games[ruleset] if g["receipt"]][index]
+
+    def proof(self, ruleset: str, game_id: str) -> dict:
+        """The inclusion proof of a finished game's receipt."""
+        receipts = [g["receipt"] for g in self.games[ruleset] if g["receipt"]]
+        return ledger.inclusion_proof(receipts, game_id)
+
+    def sign(self, obj: Mapping) -> dict:
+        """``obj`` with a fresh signature by the epoch's key (to forge consistent tampering)."""
+        return _signed(self.private_key, ledger.unsigned(obj))
+
+
+def make_day(counts: Mapping[str, int], *, day: int = 3, unfinished: int = 0,
+             rng_seed: int = 1) -> DayFixture:
+    """Play ``counts[ruleset]`` finished games (+ ``unfinished`` abandoned ones per sheet)."""
+    rng = random.Random(rng_seed)
+    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+    public_key = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    secret = rng.randbytes(32)
+    epoch = new_epoch(secret, START, 30)
+    entries = [_signed(key, ledger.epoch_entry(
+        seq=0, prev=ledger.GENESIS_PREV, number=1, epoch=epoch, public_key=public_key,
+        rulesets=DAILY_RULESETS, published_at="2026-11-26T09:00:00Z"))]
+    date = epoch.date_of(day)
+    seed = seed_for_day(secret, epoch, day)
+    games = {ruleset: _play_games(rng, key, seed, date, ruleset, counts.get(ruleset, 0),
+                                  unfinished)
+             for ruleset in DAILY_RULESETS}
+    for index in range(1, day + 1):
+        receipts = {r: [g["receipt"] for g in games[r] if g["receipt"]] if index == day else []
+                    for r in DAILY_RULESETS}
+        entries.append(_signed(key, ledger.reveal_entry(
+            seq=index, prev=ledger.entry_hash(entries[-1]), epoch=1, date=epoch.date_of(index),
+            day=index, seed=seed_for_day(secret, epoch, index),
+            games={r: len(receipts[r]) for r in DAILY_RULESETS},
+            roots={r: ledger.day_root(receipts[r]) for r in DAILY_RULESETS},
+            revealed_at=_reveal_time(epoch.date_of(index)))))
+    return DayFixture(entries, date, games, key)
+
+
+def empty_root() -> str:
+    """The root of a day without finished games."""
+    return merkle.root([]).hex()
+
+
+def _signed(key: Ed25519PrivateKey, obj: dict) -> dict:
+    """``obj`` with its Ed25519 signature."""
+    return {**obj, "sig": key.sign(ledger.signed_bytes(obj)).hex()}
+
+
+def _reveal_time(date: str) -> str:
+    """When a date's reveal happens: 2 days later at 13:01Z."""
+    return f"{dt.date.fromisoformat(date) + dt.timedelta(days=2)}T13:01:00Z"
+
+
+def _play_games(rng: random.Random, key, seed: bytes, date: str, ruleset: str, finished: int,
+                unfinished: int) -> list:
+    """Published games of one sheet: ``finished`` with receipts, ``unfinished`` abandoned."""
+    stream = SharedStream(DiceStream(seed, date, ruleset))
+    scorer = CachedRules(ruleset)
+    games = []
+    for number in range(finished + unfinished):
+        game_id = f"{rng.getrandbits(64):016x}"
+        player = f"p-{rng.getrandbits(48):012x}"
+        transcript, totals = play_game(rng, stream, scorer)
+        game = {"id": game_id, "player": player, "name": f"Player {number}" if number % 3 else None,
+                "status": "finished", "transcript": transcript, "receipt": None}
+        if number >= finished:
+            game.update(status="abandoned", transcript=transcript[: rng.randrange(len(transcript))])
+        else:
+            game["receipt"] = _signed(key, ledger.receipt(
+                game=game_id, epoch=1, date=date, ruleset=ruleset, player=player,
+                transcript=transcript, total=totals.total))
+        games.append(game)
+    return games
+
+
+def play_game(rng: random.Random, stream: SharedStream, scorer: CachedRules) -> tuple:
+    """One random legal game on ``stream``: its transcript and totals."""
+    ruleset = get_ruleset(stream.ruleset)
+    boxes, extra, rolls, transcript = {}, 0, 0, []
+    for _ in ruleset.categories:
+        dice = None
+        for _ in range(rng.choice((1, 2, 3, 3, 3))):
+            hold = NO_HOLD if dice is None else _choose_hold(rng, dice)
+            drawn = stream.roll(rolls)
+            rolls += 1
+            dice = tuple(dice[p] if hold[p] else drawn[p] for p in range(5))
+            transcript.append({"action": "roll", "hold": list(hold), "dice": list(dice)})
+        category = _choose_box(rng, ruleset, scorer, dice, boxes)
+        points = scorer.points(category, dice, boxes)
+        bonus = scorer.bonus(dice, boxes)
+        transcript.append({"action": "score", "category": category, "points": points,
+                           "bonus": bonus})
+        boxes[category] = points
+        extra += bonus
+    return transcript, rules.totals(ruleset.id, boxes, extra)
+
+
+def _choose_hold(rng: random.Random, dice: tuple) -> list:
+    """Mostly keep the most common face; otherwise keep a random subset."""
+    if rng.random() < 0.7:
+        face = Counter(dice).most_common(1)[0][0]
+        return [die == face for die in dice]
+    return [rng.random() < 0.5 for _ in dice]
+
+
+def _choose_box(rng: random.Random, ruleset, scorer: CachedRules, dice: tuple, boxes: dict) -> str:
+    """A box the rules allow: five of a kind in its box when free, else often the best one."""
+    if scorer.joker(dice, boxes):
+        allowed = rules.placement(ruleset.id, dice, boxes).allowed
+    else:
+        allowed = [c.id for c in ruleset.categories if c.id not in boxes]
+    if ruleset.five_of_a_kind_box in allowed and len(set(dice)) == 1:
+        return ruleset.five_of_a_kind_box
+    if rng.random() < 0.6:
+        return max(allowed, key=lambda c: scorer.points(c, dice, boxes))
+    return rng.choice(allowed)
