@@ -189,11 +189,11 @@ class LedgerView:
         for entry in view.entries:
             if not isinstance(entry, Mapping):
                 continue
-            if entry.get("type") == EPOCH_TYPE and not _field_problems(entry, _EPOCH_FIELDS, ""):
+            if not _well_formed(entry):
+                continue
+            if entry["type"] == EPOCH_TYPE:
                 view.epochs.setdefault(entry["epoch"], entry)
-            elif entry.get("type") == REVEAL_TYPE and not _field_problems(
-                entry, _REVEAL_FIELDS, ""
-            ):
+            else:
                 view.reveals.setdefault(entry["date"], entry)
         return view
 
@@ -233,6 +233,14 @@ def _check_ledger_format(view: LedgerView) -> Check:
     count = len(view.entries)
     return _aggregate("ledger format", failures,
                       f"{count} entries, each an epoch or reveal entry with exactly its fields")
+
+
+def _well_formed(entry) -> bool:
+    """True when ``entry`` is an epoch or reveal entry with exactly its fields and sane values."""
+    kind = entry.get("type") if isinstance(entry, Mapping) else None
+    fields = {EPOCH_TYPE: _EPOCH_FIELDS, REVEAL_TYPE: _REVEAL_FIELDS}.get(kind)
+    return (fields is not None and not _field_problems(entry, fields, "")
+            and not _entry_value_problems(entry))
 
 
 def _entry_value_problems(entry: Mapping) -> list[str]:
@@ -364,8 +372,7 @@ def _check_seed_chains(view: LedgerView) -> Check:
 def _well_formed_reveals(view: LedgerView) -> list:
     """(position, entry) of every well-formed reveal entry, in ledger order."""
     return [(position, entry) for position, entry in enumerate(view.entries)
-            if isinstance(entry, Mapping) and entry.get("type") == REVEAL_TYPE
-            and not _field_problems(entry, _REVEAL_FIELDS, "")]
+            if _well_formed(entry) and entry["type"] == REVEAL_TYPE]
 
 
 def _position(view: LedgerView, entry: Mapping) -> int:
@@ -466,7 +473,7 @@ def _reveal_check(view: LedgerView, receipt: Mapping, reveal: Mapping | None) ->
     """The receipt's date is revealed in the ledger, in the receipt's epoch, for its sheet."""
     date = receipt["date"]
     if reveal is None:
-        return Check("reveal", False, f"{date} is not revealed in the ledger "
+        return Check("reveal", False, f"{date} has no well-formed reveal entry in the ledger "
                                       f"({len(view.entries)} entries)")
     position = _position(view, reveal)
     if reveal["epoch"] != receipt["epoch"]:
