@@ -1,0 +1,70 @@
+"""Helpers shared by the core's tests: an independent dice stream, a random player, strategies.
+
+The reference stream here is written from FAIRNESS.md, not from ``fairness.dice``, so the two
+check each other.
+"""
+
+import hashlib
+import hmac
+import random
+
+from hypothesis import strategies as st
+
+from fairness import RULESETS, DiceStream, Game
+
+DATE = "2026-12-01"
+SEED = bytes(range(32))
+
+seeds = st.binary(min_size=32, max_size=32)
+dates = st.dates().map(lambda day: day.isoformat())
+ruleset_ids = st.sampled_from(sorted(RULESETS))
+
+
+def reference_dice(seed: bytes, date: str, ruleset_id: str, count: int) -> list[int]:
+    """The first ``count`` dice of a stream, straight from the protocol's definition."""
+    dice: list[int] = []
+    block = 0
+    while len(dice) < count:
+        message = f"yacht-daily/dice/v1|{date}|{ruleset_id}|{block}".encode("ascii")
+        digest = hmac.new(seed, message, hashlib.sha256).digest()
+        dice.extend(byte % 6 + 1 for byte in digest if byte < 252)
+        block += 1
+    return dice[:count]
+
+
+def random_hold(rng: random.Random) -> list[bool]:
+    """Five random booleans."""
+    return [rng.random() < 0.5 for _ in range(5)]
+
+
+def play(game: Game, stream: DiceStream, rng: random.Random, stop_after: int | None = None) -> Game:
+    """Play legal random actions until the game ends or ``stop_after`` actions were taken.
+
+    Rolls again with a random hold or scores a random allowed box, so games vary in how many
+    rolls each turn takes.
+    """
+    while not game.finished and (stop_after is None or game.next_action < stop_after):
+        if game.dice is None:
+            game = game.roll(None, stream)
+        elif game.rolls_left and rng.random() < 0.6:
+            game = game.roll(random_hold(rng), stream)
+        else:
+            game = game.score(rng.choice(game.placement().allowed))
+    return game
+
+
+def fresh_dice_by_roll(game: Game) -> dict[int, dict[int, int]]:
+    """For each roll of the game (0-based over the game), the dice of the positions not held."""
+    fresh: dict[int, dict[int, int]] = {}
+    roll_number = 0
+    for entry in game.transcript:
+        if entry["action"] == "roll":
+            fresh[roll_number] = {
+                position: die
+                for position, (held, die) in enumerate(
+                    zip(entry["hold"], entry["dice"], strict=True)
+                )
+                if not held
+            }
+            roll_number += 1
+    return fresh
