@@ -1,0 +1,152 @@
+"""Merkle trees exactly as RFC 9162: roots, audit paths, and proofs that fail when tampered.
+
+The core builds trees bottom-up; here they are compared with a direct recursive reading of the
+RFC's MTH and PATH definitions, and with Certificate Transparency's published roots.
+"""
+
+import hashlib
+
+import pytest
+
+from fairness.errors import LedgerError
+from fairness.merkle import inclusion_path, leaf_hash, node_hash, root, verify_inclusion
+
+
+def mth(data: list[bytes]) -> bytes:
+    """RFC 9162 section 2.1.1: the Merkle Tree Hash of a list of leaf data, recursively."""
+    if not data:
+        return hashlib.sha256(b"").digest()
+    if len(data) == 1:
+        return hashlib.sha256(b"\x00" + data[0]).digest()
+    k = _split(len(data))
+    return hashlib.sha256(b"\x01" + mth(data[:k]) + mth(data[k:])).digest()
+
+
+def path(m: int, data: list[bytes]) -> list[bytes]:
+    """RFC 9162 section 2.1.3.1: PATH(m, D[n]), the audit path of leaf m, recursively."""
+    if len(data) == 1:
+        return []
+    k = _split(len(data))
+    if m < k:
+        return path(m, data[:k]) + [mth(data[k:])]
+    return path(m - k, data[k:]) + [mth(data[:k])]
+
+
+def _split(n: int) -> int:
+    """The largest power of two smaller than ``n`` (n > 1)."""
+    k = 1
+    while k * 2 < n:
+        k *= 2
+    return k
+
+
+def leaves_of(size: int) -> list[bytes]:
+    """``size`` distinct leaf data."""
+    return [f"leaf {i}".encode() for i in range(size)]
+
+
+# Certificate Transparency's reference leaves and the tree heads of their first n (n = 0..8).
+CT_LEAVES = [
+    bytes.fromhex(h)
+    for h in [
+        "",
+        "00",
+        "10",
+        "2021",
+        "3031",
+        "40414243",
+        "5051525354555657",
+        "606162636465666768696a6b6c6d6e6f",
+    ]
+]
+CT_ROOTS = [
+    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
+    "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125",
+    "aeb6bcfe274b70a14fb067a5e5578264db0fa9b51af5e0ba159158f329e06e77",
+    "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+    "4e3bbb1f7b478dcfe71fb631631519a3bca12c9aefca1612bfce4c13a86264d4",
+    "76e67dadbcdf1e10e1b74ddc608abd2f98dfb16fbce75277b5232a127f2087ef",
+    "ddb89be403809e325750d3d263cd78929c2942b7942a34b77e122c9594a74c8c",
+    "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328",
+]
+CT_PATH_0_OF_8 = [
+    "96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7",
+    "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+    "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4",
+]
+
+
+class TestAgainstTheRfc:
+    """Roots and paths equal the RFC's recursive definitions for every size 0..40."""
+
+    @pytest.mark.parametrize("size", range(41))
+    def test_root(self, size):
+        data = leaves_of(size)
+        assert root([leaf_hash(d) for d in data]) == mth(data)
+
+    @pytest.mark.parametrize("size", range(1, 41))
+    def test_every_path_and_its_verification(self, size):
+        data = leaves_of(size)
+        hashes = [leaf_hash(d) for d in data]
+        top = mth(data)
+        for index in range(size):
+            audit = inclusion_path(index, hashes)
+            assert audit == path(index, data), index
+            assert verify_inclusion(hashes[index], index, size, audit, top)
+
+    @pytest.mark.parametrize("size", range(9))
+    def test_certificate_transparency_tree_heads(self, size):
+        assert root([leaf_hash(d) for d in CT_LEAVES[:size]]).hex() == CT_ROOTS[size]
+
+    def test_certificate_transparency_audit_path(self):
+        hashes = [leaf_hash(d) for d in CT_LEAVES]
+        assert [h.hex() for h in inclusion_path(0, hashes)] == CT_PATH_0_OF_8
+
+    def test_domain_separation(self):
+        assert leaf_hash(b"x") == hashlib.sha256(b"\x00x").digest()
+        assert (
+            node_hash(b"a" * 32, b"b" * 32)
+            == hashlib.sha256(b"\x01" + b"a" * 32 + b"b" * 32).digest()
+        )
+
+    @pytest.mark.parametrize(("index", "size"), [(0, 0), (-1, 3), (3, 3)])
+    def test_no_path_outside_the_tree(self, index, size):
+        with pytest.raises(LedgerError):
+            inclusion_path(index, [leaf_hash(d) for d in leaves_of(size)])
+
+
+def _tampered_proofs(hashes: list[bytes], index: int):
+    """Every single-field tampering of leaf ``index``'s proof, as (what, leaf, i, n, path, root)."""
+    size = len(hashes)
+    audit = inclusion_path(index, hashes)
+    top = root(hashes)
+    flip = bytes([audit[0][0] ^ 1]) + audit[0][1:] if audit else None
+    yield "other leaf", leaf_hash(b"forged"), index, size, audit, top
+    yield "other root", hashes[index], index, size, audit, hashlib.sha256(b"x").digest()
+    yield "index + 1", hashes[index], index + 1, size, audit, top
+    yield "index - 1", hashes[index], index - 1, size, audit, top
+    yield "extra hash", hashes[index], index, size, [*audit, top], top
+    if audit:
+        yield "flipped bit", hashes[index], index, size, [flip, *audit[1:]], top
+        yield "dropped hash", hashes[index], index, size, audit[:-1], top
+    if len(audit) > 1:
+        yield "reversed", hashes[index], index, size, audit[::-1], top
+
+
+class TestTamperedProofs:
+    """Changing the leaf, index, path or root of a valid proof makes it fail."""
+
+    @pytest.mark.parametrize("size", [1, 2, 3, 5, 7, 8, 13, 16, 17])
+    def test_every_tampering_fails(self, size):
+        hashes = [leaf_hash(d) for d in leaves_of(size)]
+        for index in range(size):
+            for what, leaf, i, n, audit, top in _tampered_proofs(hashes, index):
+                assert not verify_inclusion(leaf, i, n, audit, top), (size, index, what)
+
+    def test_the_size_is_not_bound_by_the_proof_alone(self):
+        """Leaf 0 of 3 has the shape of leaf 0 of 4: a verifier must take the size from the
+        reveal entry's games count, never from the proof."""
+        hashes = [leaf_hash(d) for d in leaves_of(3)]
+        audit = inclusion_path(0, hashes)
+        assert verify_inclusion(hashes[0], 0, 4, audit, root(hashes))
