@@ -1,0 +1,929 @@
+#!/usr/bin/env python3
+"""Yacht Daily — standalone verifier. Python 3.9+, standard library only.
+
+This file is a second, independent implementation of FAIRNESS.md: it does not use the
+server's code. It recomputes everything from what the server published.
+
+    python3 verify.py game https://yacht.example GAME_ID
+    python3 verify.py day  https://yacht.example 2026-11-29 yahtzee
+    python3 verify.py files --ledger ledger.json --receipt receipt.json \\
+                            --transcript transcript.json [--proof proof.json]
+
+It checks the ledger's hash links and signatures, that each revealed seed chains down to its
+epoch's anchor and to the previous day's seed, every roll against the day's dice stream, every
+box's points (Joker rule included), the total, the receipt's signature and its inclusion proof
+in the day's Merkle root. One line per check, "✓" or "✗". Ed25519 signatures are checked with
+the `cryptography` package when it is installed; otherwise the script says they were NOT
+checked. Exit status: 0 every check holds, 1 something failed, 2 bad usage or download,
+3 nothing failed but some checks could not be made.
+"""
+
+import argparse
+import datetime
+import hashlib
+import hmac
+import json
+import sys
+import urllib.request
+from collections import Counter
+
+GENESIS = "0" * 64
+EPOCH, REVEAL, RECEIPT = "yacht-daily/epoch/v1", "yacht-daily/reveal/v1", "yacht-daily/receipt/v1"
+CHAIN_MESSAGE = b"yacht-daily/chain/v1"
+NOT_CHECKED = "NOT checked: no Ed25519 verifier available (install the cryptography package)"
+
+# ---------------------------------------------------------------------- the sheets' rules
+
+UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"]
+YAHTZEE_LOWER = ["three-of-a-kind", "four-of-a-kind", "full-house", "small-straight",
+                 "large-straight", "yahtzee", "chance"]
+
+
+def _sheet(lower, upper_bonus=0, kind_box=None, extra=0, joker=False):
+    """A sheet: its boxes in order and its sheet-level rules."""
+    return {"boxes": UPPER + lower, "lower": lower, "upper_bonus": upper_bonus,
+            "kind_box": kind_box, "extra": extra, "joker": joker}
+
+
+SHEETS = {
+    "yacht": _sheet(["full-house", "four-of-a-kind", "little-straight", "big-straight",
+                     "choice", "yacht"]),
+    "yacht-bonus": _sheet(["choice", "four-of-a-kind", "full-house", "small-straight",
+                           "large-straight", "yacht"], upper_bonus=35),
+    "yahtzee": _sheet(YAHTZEE_LOWER, 35, "yahtzee", 100, True),
+    "yahtzee-no-joker": _sheet(YAHTZEE_LOWER, 35, "yahtzee", 100, False),
+    "yahtzee-no-bonus": _sheet(YAHTZEE_LOWER, 35, "yahtzee", 0, True),
+    "yahtzee-no-joker-no-bonus": _sheet(YAHTZEE_LOWER, 35, "yahtzee", 0, False),
+}
+JOKER_POINTS = {"full-house": 25, "small-straight": 30, "large-straight": 40}
+
+
+def face_points(sheet_id, box, dice):
+    """What five dice are worth in ``box`` of the sheet, before the Joker rule."""
+    counts = sorted(Counter(dice).values())
+    faces, total = set(dice), sum(dice)
+    yacht_family = sheet_id in ("yacht", "yacht-bonus")
+    if box in UPPER:
+        face = UPPER.index(box) + 1
+        return face * dice.count(face)
+    if box in ("choice", "chance"):
+        return total
+    if box == "three-of-a-kind":
+        return total if counts[-1] >= 3 else 0
+    if box == "four-of-a-kind":
+        if counts[-1] < 4:
+            return 0
+        return 4 * Counter(dice).most_common(1)[0][0] if sheet_id == "yacht" else total
+    if box == "full-house":
+        return (total if yacht_family else 25) if counts == [2, 3] else 0
+    if box == "little-straight":
+        return 30 if sorted(dice) == [1, 2, 3, 4, 5] else 0
+    if box == "big-straight":
+        return 30 if sorted(dice) == [2, 3, 4, 5, 6] else 0
+    if box == "small-straight":
+        runs = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
+        return (15 if yacht_family else 30) if any(run <= faces for run in runs) else 0
+    if box == "large-straight":
+        return (30 if yacht_family else 40) if faces in ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6}) else 0
+    if box in ("yacht", "yahtzee"):
+        return 50 if len(faces) == 1 else 0
+    raise ValueError(box)
+
+
+def joker_applies(sheet, dice, boxes):
+    """The forced Joker rule places a further five-of-a-kind once its box is filled."""
+    return sheet["joker"] and len(set(dice)) == 1 and sheet["kind_box"] in boxes
+
+
+def allowed_boxes(sheet, dice, boxes):
+    """The free boxes these dice may go in now (the Joker rule may narrow them)."""
+    free = [box for box in sheet["boxes"] if box not in boxes]
+    if not joker_applies(sheet, dice, boxes):
+        return free
+    upper_box = UPPER[dice[0] - 1]
+    if upper_box in free:
+        return [upper_box]
+    return [box for box in free if box in sheet["lower"]] or free
+
+
+def points(sheet_id, box, dice, boxes):
+    """What the dice score in ``box`` on this sheet, Joker included."""
+    if box in JOKER_POINTS and joker_applies(SHEETS[sheet_id], dice, boxes):
+        return JOKER_POINTS[box]
+    return face_points(sheet_id, box, dice)
+
+
+def extra_bonus(sheet, dice, boxes):
+    """A further five-of-a-kind while the five-of-a-kind box holds 50."""
+    five = len(set(dice)) == 1 and sheet["kind_box"] and boxes.get(sheet["kind_box"]) == 50
+    return sheet["extra"] if five else 0
+
+
+def totals(sheet, boxes, extra):
+    """upper, upper bonus, lower, extra bonus, total."""
+    upper = sum(v for k, v in boxes.items() if k in UPPER)
+    lower = sum(v for k, v in boxes.items() if k not in UPPER)
+    bonus = sheet["upper_bonus"] if upper >= 63 else 0
+    return upper, bonus, lower, extra, upper + bonus + lower + extra
+
+
+# ---------------------------------------------------------------------- bytes and hashes
+
+
+def canonical(value):
+    """Canonical JSON: sorted keys, no spaces, UTF-8, no floats."""
+    def no_floats(item):
+        if isinstance(item, float):
+            raise ValueError("canonical JSON holds no floats")
+        for child in item.values() if isinstance(item, dict) else \
+                item if isinstance(item, (list, tuple)) else ():
+            no_floats(child)
+    no_floats(value)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode("utf-8")
+
+
+def sha256(data):
+    """Hex SHA-256."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def unsigned_bytes(obj):
+    """The bytes a signature covers: the object without ``sig``, canonical."""
+    return canonical({k: v for k, v in obj.items() if k != "sig"})
+
+
+def step_down(seed):
+    """One step down the seed chain: s(i-1) = HMAC-SHA256(s(i), "yacht-daily/chain/v1")."""
+    return hmac.new(seed, CHAIN_MESSAGE, hashlib.sha256).digest()
+
+
+def dice_stream(seed_hex, date, sheet_id, count):
+    """The first ``count`` dice of the day's stream for a sheet."""
+    dice, block, seed = [], 0, bytes.fromhex(seed_hex)
+    while len(dice) < count:
+        message = f"yacht-daily/dice/v1|{date}|{sheet_id}|{block}".encode()
+        dice += [b % 6 + 1 for b in hmac.new(seed, message, hashlib.sha256).digest() if b < 252]
+        block += 1
+    return dice[:count]
+
+
+def merkle_leaf(data):
+    """RFC 9162 leaf hash."""
+    return hashlib.sha256(b"\x00" + data).digest()
+
+
+def merkle_node(left, right):
+    """RFC 9162 node hash."""
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def merkle_root(leaves):
+    """RFC 9162 root of the leaf hashes, in order."""
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    level = list(leaves)
+    while len(level) > 1:
+        pairs = [merkle_node(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        level = pairs + level[-1:] if len(level) % 2 else pairs
+    return level[0]
+
+
+def proof_root(leaf, index, size, path):
+    """The root an RFC 9162 (2.1.3.2) inclusion proof leads to, or None if it is ill-shaped."""
+    if not 0 <= index < size:
+        return None
+    fn, sn, result = index, size - 1, leaf
+    for sibling in path:
+        if sn == 0:
+            return None
+        if fn % 2 == 1 or fn == sn:
+            result = merkle_node(sibling, result)
+            while fn % 2 == 0 and fn != 0:
+                fn, sn = fn // 2, sn // 2
+        else:
+            result = merkle_node(result, sibling)
+        fn, sn = fn // 2, sn // 2
+    return result if sn == 0 else None
+
+
+def ed25519_verifier():
+    """A function (key hex, message, signature hex) -> bool, or None without `cryptography`."""
+    try:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    except ImportError:
+        return None
+    keys = {}
+
+    def verify(key_hex, message, sig_hex):
+        try:
+            if key_hex not in keys:
+                keys[key_hex] = Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex))
+            keys[key_hex].verify(bytes.fromhex(sig_hex), message)
+            return True
+        except Exception:  # an invalid signature or a malformed key: not valid either way
+            return False
+    return verify
+
+
+# ---------------------------------------------------------------------- formats
+
+
+def is_hex(value, digits):
+    """Exactly ``digits`` lowercase hex digits."""
+    return isinstance(value, str) and len(value) == digits and \
+        all(c in "0123456789abcdef" for c in value)
+
+
+def is_date(value):
+    """A YYYY-MM-DD calendar date."""
+    try:
+        return datetime.date.fromisoformat(value).isoformat() == value
+    except (TypeError, ValueError):
+        return False
+
+
+FIELDS = {
+    EPOCH: {"type": str, "seq": int, "prev": 64, "epoch": int, "start": "date", "length": int,
+            "anchor": 64, "public_key": 64, "rulesets": list, "published_at": str, "sig": 128},
+    REVEAL: {"type": str, "seq": int, "prev": 64, "epoch": int, "date": "date", "day": int,
+             "seed": 64, "games": dict, "roots": dict, "revealed_at": str, "sig": 128},
+    RECEIPT: {"type": str, "game": str, "epoch": int, "date": "date", "ruleset": str,
+              "player": str, "transcript_sha256": 64, "total": int, "sig": 128},
+}
+
+
+def format_problems(obj, kind):
+    """What is wrong with the fields of an object of type ``kind`` (empty list: nothing)."""
+    if not isinstance(obj, dict):
+        return ["not a JSON object"]
+    fields = FIELDS[kind]
+    problems = []
+    missing = [k for k in fields if k not in obj]
+    extra = sorted(str(k) for k in obj if k not in fields)
+    if missing:
+        problems.append("missing " + ", ".join(missing))
+    if extra:
+        problems.append("unexpected " + ", ".join(extra))
+    for key, want in fields.items():
+        if key not in obj:
+            continue
+        value = obj[key]
+        if want in (64, 128):
+            good, wanted = is_hex(value, want), f"{want} hex digits"
+        elif want == "date":
+            good, wanted = is_date(value), "a YYYY-MM-DD date"
+        else:
+            good, wanted = type(value) is want, want.__name__
+        if not good:
+            problems.append(f"{key} {value!r} is not {wanted}")
+    if problems or kind == RECEIPT:
+        return problems
+    if kind == EPOCH:
+        if not 1 <= obj["length"] <= 100000:
+            problems.append(f"length {obj['length']} is not 1..100000")
+        if any(r not in SHEETS for r in obj["rulesets"]):
+            problems.append(f"rulesets {obj['rulesets']!r} names an unknown sheet")
+    else:
+        bad = {k: v for k, v in obj["games"].items() if type(v) is not int or v < 0}
+        if bad:
+            problems.append(f"games {bad!r} is not a count")
+        bad = {k: v for k, v in obj["roots"].items() if not is_hex(v, 64)}
+        if bad:
+            problems.append(f"roots {bad!r} is not 64 hex digits")
+    return problems
+
+
+# ---------------------------------------------------------------------- reporting
+
+
+class Report:
+    """The checks made so far, as (name, ok, detail); ok None: could not be checked."""
+
+    def __init__(self):
+        """No checks yet."""
+        self.checks = []
+
+    def add(self, name, ok, detail):
+        """Record one check; return its outcome."""
+        self.checks.append((name, ok, detail))
+        return ok
+
+    def over(self, name, failures, success):
+        """One check over many items: holds with ``success``, or lists the first failures."""
+        if not failures:
+            return self.add(name, True, success)
+        more = f"; and {len(failures) - 5} more" if len(failures) > 5 else ""
+        return self.add(name, False, "; ".join(failures[:5]) + more)
+
+
+def short(text):
+    """A long hex value's first 12 digits."""
+    text = str(text)
+    return text[:12] + "…" if len(text) > 12 else text
+
+
+def compare(left, right):
+    """'a = b' (shortened) when equal, 'a ≠ b' in full when not."""
+    return f"{short(left)} = {short(right)}" if left == right else f"{left} ≠ {right}"
+
+
+def show(values):
+    """Dice as [3,1,6,6,2], holds as [T,F,F,T,F]."""
+    return "[" + ",".join("T" if v is True else "F" if v is False else str(v)
+                          for v in values) + "]"
+
+
+def signature_ok(verify, key, obj):
+    """True when ``obj["sig"]`` is a valid Ed25519 signature of its unsigned bytes by ``key``."""
+    try:
+        message = unsigned_bytes(obj)
+    except (ValueError, TypeError):
+        return False
+    return is_hex(obj.get("sig"), 128) and is_hex(key, 64) and verify(key, message, obj["sig"])
+
+
+# ---------------------------------------------------------------------- the ledger
+
+
+def check_ledger(report, entries, verify):
+    """Format, numbering, hash links, signatures, dates and seed chains of every entry.
+
+    Returns the well-formed epochs by number and reveals by date, as (position, entry).
+    """
+    epochs, reveals, well_formed, failures = {}, {}, [], []
+    for i, entry in enumerate(entries):
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        problems = format_problems(entry, kind) if kind in (EPOCH, REVEAL) else \
+            [f"unknown type {kind!r}"]
+        failures += [f"entry {i}: {problem}" for problem in problems]
+        if not problems and kind == EPOCH:
+            epochs.setdefault(entry["epoch"], (i, entry))
+        elif not problems:
+            reveals.setdefault(entry["date"], (i, entry))
+            well_formed.append((i, entry))
+    report.over("ledger format", failures,
+                f"{len(entries)} entries, each an epoch or reveal entry with exactly its fields")
+
+    failures = [f"entry {i}: seq {e.get('seq') if isinstance(e, dict) else None!r} ≠ position {i}"
+                for i, e in enumerate(entries)
+                if not isinstance(e, dict) or type(e.get("seq")) is not int or e["seq"] != i]
+    report.over("ledger sequence", failures, f"seq 0..{len(entries) - 1} in order, no gap")
+
+    failures, expected = [], GENESIS
+    for i, entry in enumerate(entries):
+        prev = entry.get("prev") if isinstance(entry, dict) else None
+        source = "the genesis" if i == 0 else f"SHA-256 of entry {i - 1}"
+        if expected is None:
+            failures.append(f"entry {i}: entry {i - 1} has no canonical JSON")
+        elif prev != expected:
+            failures.append(f"entry {i}: prev {prev} ≠ {source} {expected}")
+        try:
+            expected = sha256(canonical(entry))
+        except (ValueError, TypeError):
+            expected = None
+    report.over("ledger links", failures, f"{len(entries)} entries, each prev = SHA-256 of the "
+                                          "entry before it, from the genesis 000…0")
+
+    if verify is None:
+        report.add("ledger signatures", None, NOT_CHECKED)
+    else:
+        failures = []
+        for i, entry in enumerate(entries):
+            number = entry.get("epoch") if isinstance(entry, dict) else None
+            if isinstance(entry, dict) and entry.get("type") == EPOCH:
+                key = entry.get("public_key")
+            elif type(number) is int and number in epochs:
+                key = epochs[number][1]["public_key"]
+            else:
+                failures.append(f"entry {i}: no published key for epoch {number!r}")
+                continue
+            if not signature_ok(verify, key, entry):
+                failures.append(f"entry {i}: sig {short(entry.get('sig'))} is not a valid Ed25519 "
+                                f"signature by {short(key)} of its {entry.get('type')} fields")
+        report.over("ledger signatures", failures, f"{len(entries)} entries, each a valid "
+                                                   "Ed25519 signature by its epoch's published key")
+    check_reveals(report, well_formed, epochs)
+    return epochs, reveals
+
+
+def check_reveals(report, reveals, epochs):
+    """Each reveal's date, and its seed's chain down to the anchor and to the previous day."""
+    failures, by_day = [], {}
+    for i, entry in reveals:
+        position, epoch = epochs.get(entry["epoch"], (None, None))
+        if epoch is None or position > i:
+            failures.append(f"entry {i}: epoch {entry['epoch']} is not published before it")
+            continue
+        problem = date_problem(entry, epoch)
+        if problem:
+            failures.append(f"entry {i}: {problem}")
+        key = (entry["epoch"], entry["day"])
+        if key in by_day:
+            failures.append(f"entry {i}: epoch {key[0]} day {key[1]} already revealed by "
+                            f"entry {by_day[key][0]}")
+        by_day.setdefault(key, (i, entry))
+    report.over("reveal dates", failures, f"{len(by_day)} reveals, each dated epoch start + "
+                                          "day − 1 within its epoch, one per day")
+    chains, successions, proven = [], [], {}
+    for (number, day), (i, entry) in sorted(by_day.items()):
+        epoch = epochs[number][1]
+        problem = chain_problem(entry, epoch, proven)
+        if problem:
+            chains.append(f"entry {i}: {problem}")
+        if day == 1:
+            previous, source = epoch["anchor"], f"epoch {number}'s anchor"
+        elif (number, day - 1) in by_day:
+            j, before = by_day[(number, day - 1)]
+            previous, source = before["seed"], f"day {day - 1}'s seed (entry {j})"
+        else:
+            successions.append(f"entry {i}: day {day - 1} of epoch {number} is not revealed")
+            continue
+        stepped = step_down(bytes.fromhex(entry["seed"])).hex()
+        if stepped != previous:
+            successions.append(f"entry {i}: seed {short(entry['seed'])} steps down to "
+                               f"{stepped} ≠ {source} {previous}")
+    report.over("seed chains", chains, f"{len(by_day)} reveals, each seed hashes down `day` "
+                                       "steps to its epoch's anchor")
+    report.over("seed successions", successions, f"{len(by_day)} reveals, each seed one step "
+                                                 "above the previous day's")
+
+
+def date_problem(entry, epoch):
+    """Why a reveal's day, date or sheets do not fit its epoch (or None)."""
+    day = entry["day"]
+    if not 1 <= day <= epoch["length"]:
+        return f"day {day} is not 1..{epoch['length']} of epoch {epoch['epoch']}"
+    start = datetime.date.fromisoformat(epoch["start"])
+    expected = (start + datetime.timedelta(days=day - 1)).isoformat()
+    if entry["date"] != expected:
+        return (f"date {entry['date']!r} ≠ epoch {epoch['epoch']} start {epoch['start']} "
+                f"+ day {day} − 1 = {expected}")
+    for key in ("games", "roots"):
+        if sorted(entry[key]) != sorted(epoch["rulesets"]):
+            return (f"{key} covers {sorted(entry[key])!r}, not the epoch's sheets "
+                    f"{sorted(epoch['rulesets'])!r}")
+    return None
+
+
+def chain_problem(entry, epoch, proven):
+    """Why a reveal's seed does not hash down ``day`` steps to the anchor (or None).
+
+    Stops early at a seed already proven to reach the anchor: the same statement, less work.
+    """
+    day, number = entry["day"], entry["epoch"]
+    if not 1 <= day <= epoch["length"]:
+        return f"day {day} is outside epoch {number}'s 1..{epoch['length']}"
+    seed = bytes.fromhex(entry["seed"])
+    for steps in range(day, 0, -1):
+        if (number, steps) in proven:
+            reached = proven[(number, steps)] == seed
+            break
+        seed = step_down(seed)
+    else:
+        reached = seed.hex() == epoch["anchor"]
+    if not reached:
+        return (f"seed {entry['seed']} hashed down {day} steps does not give epoch {number}'s "
+                f"anchor {epoch['anchor']}")
+    proven[(number, day)] = bytes.fromhex(entry["seed"])
+    return None
+
+
+# ---------------------------------------------------------------------- a game's actions
+
+
+class Sheet:
+    """A game's sheet being rebuilt: filled boxes, current dice, rolls taken."""
+
+    def __init__(self, sheet_id):
+        """An empty sheet."""
+        self.id, self.rules = sheet_id, SHEETS[sheet_id]
+        self.boxes, self.extra, self.dice, self.rolls_in_turn, self.rolls = {}, 0, None, 0, 0
+
+    def full(self):
+        """Every box filled."""
+        return len(self.boxes) == len(self.rules["boxes"])
+
+    def roll_problem(self, entry):
+        """Why this roll entry is not a legal roll now (or None)."""
+        hold = entry.get("hold")
+        if set(entry) != {"action", "hold", "dice"}:
+            return f"a roll entry has exactly the keys action, dice, hold; got {sorted(entry)}"
+        if not isinstance(hold, list) or len(hold) != 5 or any(type(h) is not bool for h in hold):
+            return f"hold {hold!r} is not five true/false values"
+        if self.full():
+            return "the game is over: every box is filled"
+        if self.rolls_in_turn >= 3:
+            return "no rolls left: a turn has 3 rolls"
+        if self.dice is None and any(hold):
+            return f"hold {show(hold)} on a turn's first roll (nothing can be held yet)"
+        return None
+
+    def score_problem(self, entry):
+        """Why this score entry is not a legal box choice now (or None)."""
+        box = entry.get("category")
+        if set(entry) != {"action", "category", "points", "bonus"}:
+            return ("a score entry has exactly the keys action, bonus, category, points; "
+                    f"got {sorted(entry)}")
+        if self.full():
+            return "the game is over: every box is filled"
+        if self.dice is None:
+            return "a box is scored before the turn's first roll"
+        if not isinstance(box, str) or box not in self.rules["boxes"]:
+            return f"{box!r} is not a box of {self.id}"
+        if box in self.boxes:
+            return f"the {box} box is already filled"
+        allowed = allowed_boxes(self.rules, self.dice, self.boxes)
+        if box not in allowed:
+            return f"Joker rule: {show(self.dice)} may only go in {', '.join(allowed)}"
+        return None
+
+
+def replay(report, transcript, sheet_id, rolls, explain):
+    """Check every action of a transcript against the day's rolls and the sheet's rules.
+
+    Goes on after a wrong entry with what the rules give, so that every wrong entry is named.
+    Reports only failures unless ``explain``. Returns the rebuilt Sheet.
+    """
+    sheet = Sheet(sheet_id)
+    if not isinstance(transcript, list):
+        report.add("transcript", False, "the transcript is not a list of actions")
+        return sheet
+    for i, entry in enumerate(transcript):
+        action = entry.get("action") if isinstance(entry, dict) else None
+        if action == "roll":
+            replay_roll(report, sheet, i, entry, rolls, explain)
+        elif action == "score":
+            replay_score(report, sheet, i, entry, explain)
+        else:
+            report.add(f"action {i}", False, f"unknown action {action!r} (a roll or a score)")
+    if explain or not sheet.full():
+        report.add("game complete", sheet.full(),
+                   f"{len(sheet.boxes)} of {len(sheet.rules['boxes'])} boxes filled")
+    return sheet
+
+
+def replay_roll(report, sheet, i, entry, rolls, explain):
+    """Roll n takes stream dice 5n..5n+4; a held position keeps its die."""
+    name = f"roll {sheet.rolls}"
+    problem = sheet.roll_problem(entry)
+    if problem:
+        report.add(name, False, f"action {i}: {problem}")
+        return
+    hold, drawn, before = entry["hold"], rolls[sheet.rolls], sheet.dice
+    dice = [before[p] if hold[p] else drawn[p] for p in range(5)]
+    got = entry["dice"]
+    exact = isinstance(got, list) and all(type(d) is int for d in got) and got == dice
+    if explain or not exact:
+        text = (f"stream dice {5 * sheet.rolls}–{5 * sheet.rolls + 4} give {show(drawn)} "
+                f"with hold {show(hold)} → {show(dice)}")
+        report.add(name, exact, text if exact else f"{text} but the transcript records {got!r}")
+    sheet.dice, sheet.rolls_in_turn, sheet.rolls = dice, sheet.rolls_in_turn + 1, sheet.rolls + 1
+
+
+def replay_score(report, sheet, i, entry, explain):
+    """The box's points and the extra bonus follow the sheet's rules, Joker included."""
+    box = entry.get("category")
+    problem = sheet.score_problem(entry)
+    if problem:
+        report.add(f"box {box}", False, f"action {i}: {problem}")
+        return
+    worth = points(sheet.id, box, sheet.dice, sheet.boxes)
+    bonus = extra_bonus(sheet.rules, sheet.dice, sheet.boxes)
+    got = (entry["points"], entry["bonus"])
+    exact = type(got[0]) is int and type(got[1]) is int and got == (worth, bonus)
+    if explain or not exact:
+        joker = " (Joker rule)" if joker_applies(sheet.rules, sheet.dice, sheet.boxes) else ""
+        text = (f"turn {len(sheet.boxes) + 1}: {show(sheet.dice)} score {worth} in {box}{joker}, "
+                f"bonus {bonus}")
+        report.add(f"box {box}", exact, f"{text} = recorded {worth}, bonus {bonus}" if exact
+                   else f"{text} but the transcript records points {got[0]!r}, bonus {got[1]!r}")
+    sheet.boxes[box], sheet.extra = worth, sheet.extra + bonus
+    sheet.dice, sheet.rolls_in_turn = None, 0
+
+
+def stream_rolls(seed_hex, date, sheet_id):
+    """Every roll a game of this sheet can take (3 per box), computed once for the day."""
+    count = 3 * len(SHEETS[sheet_id]["boxes"])
+    dice = dice_stream(seed_hex, date, sheet_id, 5 * count)
+    return [dice[5 * n:5 * n + 5] for n in range(count)]
+
+
+def transcript_digest(transcript):
+    """The hex SHA-256 of the transcript's canonical JSON, or None if it has none."""
+    try:
+        return sha256(canonical(transcript)) if isinstance(transcript, list) else None
+    except (ValueError, TypeError):
+        return None
+
+
+# ---------------------------------------------------------------------- one game
+
+
+def find_reveal(report, entries, epochs, reveals, date, sheet_id, epoch_number=None):
+    """The reveal entry of ``date`` for the sheet, checked with its seed chain; or None."""
+    position, reveal = reveals.get(date, (None, None))
+    if reveal is None:
+        report.add("reveal", False, f"{date} has no well-formed reveal entry in the ledger "
+                                    f"({len(entries)} entries)")
+        return None
+    if epoch_number is not None and reveal["epoch"] != epoch_number:
+        report.add("reveal", False, f"receipt epoch {epoch_number} ≠ epoch {reveal['epoch']} of "
+                                    f"the reveal of {date} (entry {position})")
+        return None
+    if sheet_id not in reveal["roots"] or sheet_id not in reveal["games"]:
+        report.add("reveal", False, f"the reveal of {date} (entry {position}) has no {sheet_id} "
+                                    "root")
+        return None
+    report.add("reveal", True, f"{date} revealed by entry {position} (epoch {reveal['epoch']}, "
+                               f"day {reveal['day']})")
+    epoch = epochs[reveal["epoch"]][1]
+    problem = chain_problem(reveal, epoch, {})
+    report.add("seed", not problem, problem or (
+        f"seed {short(reveal['seed'])} hashed down {reveal['day']} steps = epoch "
+        f"{epoch['epoch']}'s anchor {short(epoch['anchor'])}"))
+    return reveal
+
+
+def check_game(report, entries, receipt, transcript, proof, verify):
+    """Everything one finished game proves, given the ledger, its receipt and transcript."""
+    epochs, reveals = check_ledger(report, entries, verify)
+    problems = format_problems(receipt, RECEIPT)
+    if not problems and receipt["type"] != RECEIPT:
+        problems.append(f"type {receipt['type']!r} ≠ {RECEIPT}")
+    if not problems and receipt["ruleset"] not in SHEETS:
+        problems.append(f"ruleset {receipt['ruleset']!r} is no known sheet")
+    if not report.over("receipt format", problems,
+                       "a receipt with exactly its fields, well typed"):
+        return
+    sheet_id = receipt["ruleset"]
+    reveal = find_reveal(report, entries, epochs, reveals, receipt["date"], sheet_id,
+                         receipt["epoch"])
+    if reveal is None:
+        return
+    rolls = stream_rolls(reveal["seed"], receipt["date"], sheet_id)
+    sheet = replay(report, transcript, sheet_id, rolls, explain=True)
+    upper, bonus, lower, extra, total = totals(sheet.rules, sheet.boxes, sheet.extra)
+    same = total == receipt["total"]
+    report.add("total", same, f"recomputed {total} (upper {upper} + bonus {bonus} + lower {lower} "
+                              f"+ extra {extra}) {'=' if same else '≠'} receipt total "
+                              f"{receipt['total']}")
+    digest = transcript_digest(transcript)
+    if digest is None:
+        report.add("transcript hash", False,
+                   "the transcript has no canonical JSON (not a list, or holds a float)")
+    else:
+        report.add("transcript hash", digest == receipt["transcript_sha256"],
+                   f"SHA-256 of the transcript {compare(digest, receipt['transcript_sha256'])} "
+                   "receipt transcript_sha256")
+    key = epochs[reveal["epoch"]][1]["public_key"]
+    if verify is None:
+        report.add("receipt signature", None, NOT_CHECKED)
+    else:
+        valid = signature_ok(verify, key, receipt)
+        report.add("receipt signature", valid,
+                   f"sig {short(receipt['sig'])} is {'' if valid else 'not '}a valid Ed25519 "
+                   f"signature by epoch {receipt['epoch']}'s key {short(key)}")
+    check_proof(report, receipt, reveal, proof)
+
+
+def check_proof(report, receipt, reveal, proof):
+    """The proof's tree size is the day's count, and it leads the receipt's leaf to the root."""
+    if proof is None:
+        report.add("inclusion proof", None, "NOT checked: no inclusion proof given")
+        return
+    sheet_id = receipt["ruleset"]
+    well_formed = (isinstance(proof, dict) and sorted(proof) == ["index", "path", "size"]
+                   and type(proof["index"]) is int and type(proof["size"]) is int
+                   and isinstance(proof["path"], list)
+                   and all(is_hex(h, 64) for h in proof["path"]))
+    if not well_formed:
+        report.add("inclusion proof", False, f"malformed proof: {proof!r}")
+        return
+    games = reveal["games"][sheet_id]
+    report.add("proof size", proof["size"] == games, f"tree size {proof['size']} "
+               f"{'=' if proof['size'] == games else '≠'} reveal games[{sheet_id}] {games}")
+    leaf = merkle_leaf(unsigned_bytes(receipt))
+    path = [bytes.fromhex(h) for h in proof["path"]]
+    root = proof_root(leaf, proof["index"], proof["size"], path)
+    shown = root.hex() if root else "no root (index/size/path do not fit together)"
+    report.add("inclusion proof", shown == reveal["roots"][sheet_id],
+               f"leaf {short(leaf.hex())} at index {proof['index']} of {proof['size']} with "
+               f"{len(path)} path hashes → root {compare(shown, reveal['roots'][sheet_id])} "
+               f"reveal roots[{sheet_id}]")
+
+
+# ---------------------------------------------------------------------- a whole day
+
+DAY_CHECKS = ["games replayed", "games complete", "receipts", "transcript hashes", "totals",
+              "receipt signatures"]
+
+
+def check_day(report, entries, date, sheet_id, games, verify, progress=None):
+    """Replay every published game of (date, sheet) on one shared stream; check the receipts,
+    their count and Merkle root against the reveal. Returns the recomputed leaderboard as
+    [(rank, total, game id, player)], best first."""
+    epochs, reveals = check_ledger(report, entries, verify)
+    if sheet_id not in SHEETS:
+        report.add("reveal", False, f"{sheet_id!r} is no known sheet")
+        return []
+    reveal = find_reveal(report, entries, epochs, reveals, date, sheet_id)
+    if reveal is None:
+        return []
+    key = epochs[reveal["epoch"]][1]["public_key"]
+    rolls = stream_rolls(reveal["seed"], date, sheet_id)
+    failures = {name: [] for name in DAY_CHECKS}
+    leaves, results, seen = [], [], set()
+    for number, game in enumerate(games, 1):
+        if progress:
+            progress(number, len(games))
+        game_id = game.get("id") if isinstance(game, dict) else None
+        if not isinstance(game_id, str) or game_id in seen:
+            failures["games replayed"].append(f"game #{number}: missing or repeated id "
+                                              f"{game_id!r}")
+            continue
+        seen.add(game_id)
+        own = Report()
+        sheet = replay(own, game.get("transcript"), sheet_id, rolls, explain=False)
+        wrong = [check for check in own.checks if check[0] != "game complete"]
+        if wrong:
+            failures["games replayed"].append(f"game {game_id}: {wrong[0][0]}: {wrong[0][2]}")
+        finished = game.get("status") == "finished"
+        if finished != sheet.full():
+            failures["games complete"].append(
+                f"game {game_id}: status {game.get('status')!r} but {len(sheet.boxes)} of "
+                f"{len(sheet.rules['boxes'])} boxes filled")
+        receipt = game.get("receipt")
+        if receipt is None:
+            if finished:
+                failures["receipts"].append(f"game {game_id}: finished without a receipt")
+            continue
+        problems = format_problems(receipt, RECEIPT)
+        if not problems:
+            expected = {"type": RECEIPT, "game": game_id, "epoch": reveal["epoch"],
+                        "date": date, "ruleset": sheet_id, "player": game.get("player")}
+            problems = [f"{k} {receipt[k]!r} ≠ {v!r}" for k, v in expected.items()
+                        if receipt[k] != v]
+        if problems:
+            failures["receipts"].append(f"game {game_id}: {'; '.join(problems)}")
+            continue
+        digest = transcript_digest(game.get("transcript"))
+        if digest != receipt["transcript_sha256"]:
+            failures["transcript hashes"].append(
+                f"game {game_id}: SHA-256 of the transcript {digest} ≠ receipt "
+                f"transcript_sha256 {receipt['transcript_sha256']}")
+        total = totals(sheet.rules, sheet.boxes, sheet.extra)[4]
+        if total != receipt["total"]:
+            failures["totals"].append(f"game {game_id}: recomputed {total} ≠ receipt total "
+                                      f"{receipt['total']}")
+        if verify is not None and not signature_ok(verify, key, receipt):
+            failures["receipt signatures"].append(
+                f"game {game_id}: sig {short(receipt['sig'])} is not a valid Ed25519 signature "
+                f"by epoch {receipt['epoch']}'s key {short(key)}")
+        leaves.append((game_id, merkle_leaf(unsigned_bytes(receipt))))
+        results.append((total, game_id, game.get("player")))
+    count, played = len(leaves), len(games)
+    successes = {
+        "games replayed": f"{played} games: every roll equals the shared stream with its holds, "
+                          "every box follows the rules",
+        "games complete": f"{count} finished with every box filled, {played - count} unfinished",
+        "receipts": f"{count} receipts, each naming its game, player, date, sheet, epoch",
+        "transcript hashes": f"{count} transcripts hash to their receipt's transcript_sha256",
+        "totals": f"{count} recomputed totals = their receipt's total",
+        "receipt signatures": f"{count} valid Ed25519 signatures by epoch {reveal['epoch']}'s key",
+    }
+    for name in DAY_CHECKS:
+        if name == "receipt signatures" and verify is None:
+            report.add(name, None, NOT_CHECKED)
+        else:
+            report.over(name, failures[name], successes[name])
+    published = reveal["games"][sheet_id]
+    report.add("game count", count == published, f"{count} receipts "
+               f"{'=' if count == published else '≠'} reveal games[{sheet_id}] {published}")
+    root = merkle_root([leaf for _, leaf in sorted(leaves)]).hex()
+    report.add("merkle root", root == reveal["roots"][sheet_id],
+               f"root of the {count} receipts by game id "
+               f"{compare(root, reveal['roots'][sheet_id])} reveal roots[{sheet_id}]")
+    return leaderboard(results)
+
+
+def leaderboard(results):
+    """(total, game id, player) ranked by total; equal totals share a rank."""
+    board = []
+    for place, (total, game_id, player) in enumerate(sorted(results,
+                                                            key=lambda r: (-r[0], r[1])), 1):
+        rank = board[-1][0] if board and board[-1][1] == total else place
+        board.append((rank, total, game_id, player))
+    return board
+
+
+# ---------------------------------------------------------------------- the command line
+
+
+def fetch(base, path):
+    """GET a JSON document from the server's API."""
+    url = base.rstrip("/") + "/api/v1" + path
+    request = urllib.request.Request(url, headers={"Accept": "application/json",
+                                                   "User-Agent": "yacht-daily-verify/1"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return json.loads(response.read().decode("utf-8"))
+    except OSError as error:
+        raise OSError(f"{url}: {error}") from None
+
+
+def load(path, *wrappers):
+    """A local JSON file, unwrapped from the API responses' wrapper keys when present."""
+    with open(path, encoding="utf-8") as handle:
+        value = json.load(handle)
+    for key in wrappers:
+        if isinstance(value, dict) and key in value and "type" not in value:
+            value = value[key]
+    return value
+
+
+def download(args):
+    """The published objects the chosen mode needs, from the server or from files."""
+    if args.mode == "files":
+        return {"ledger": load(args.ledger, "entries"),
+                "receipt": load(args.receipt, "game", "receipt"),
+                "transcript": load(args.transcript, "game", "transcript"),
+                "proof": load(args.proof, "proof") if args.proof else None}
+    data = {"ledger": fetch(args.url, "/ledger")["entries"]}
+    if args.mode == "day":
+        data["games"] = fetch(args.url, f"/days/{args.date}/{args.sheet}/games")["games"]
+        return data
+    state = fetch(args.url, f"/games/{args.game_id}")["game"]
+    data.update(receipt=state["receipt"], transcript=state["transcript"],
+                proof=fetch(args.url, f"/games/{args.game_id}/proof")["proof"])
+    return data
+
+
+def progress_bar(done, total):
+    """A one-line progress bar on stderr, redrawn every 500 games."""
+    if done % 500 and done != total:
+        return
+    filled = 40 * done // max(total, 1)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (40 - filled)}] {done}/{total} games")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def print_report(report):
+    """One line per check, then a summary; returns the exit status."""
+    for name, ok, detail in report.checks:
+        print(f"{'✓' if ok else '✗' if ok is False else '-'} {name}: {detail}")
+    failed = sum(1 for check in report.checks if check[1] is False)
+    unchecked = [check[0] for check in report.checks if check[1] is None]
+    if failed:
+        print(f"FAILED: {failed} of {len(report.checks)} checks do not hold.")
+        return 1
+    if unchecked:
+        print(f"Nothing failed, but NOT fully verified: {', '.join(unchecked)} not checked.")
+        return 3
+    print(f"All {len(report.checks)} checks hold.")
+    return 0
+
+
+def main(argv=None):
+    """Parse the command line, run the checks, print them; return the exit status."""
+    parser = argparse.ArgumentParser(description="Verify Yacht Daily games independently.")
+    modes = parser.add_subparsers(dest="mode", required=True)
+    game = modes.add_parser("game", help="verify one game from the server")
+    game.add_argument("url")
+    game.add_argument("game_id")
+    day = modes.add_parser("day", help="audit every game of a revealed date and sheet")
+    day.add_argument("url")
+    day.add_argument("date")
+    day.add_argument("sheet", choices=sorted(SHEETS))
+    day.add_argument("--top", type=int, default=10, help="leaderboard lines to print")
+    files = modes.add_parser("files", help="verify one game from downloaded JSON files")
+    files.add_argument("--ledger", required=True)
+    files.add_argument("--receipt", required=True)
+    files.add_argument("--transcript", required=True)
+    files.add_argument("--proof")
+    args = parser.parse_args(argv)
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="replace")
+    try:
+        data = download(args)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"verify.py: cannot read the published data: {error}", file=sys.stderr)
+        return 2
+    verify, report = ed25519_verifier(), Report()
+    if args.mode == "day":
+        bar = progress_bar if sys.stderr.isatty() else None
+        board = check_day(report, data["ledger"], args.date, args.sheet, data["games"], verify,
+                          bar)
+        print("Leaderboard recomputed from the replayed games:")
+        for rank, total, game_id, player in board[:args.top]:
+            print(f"  #{rank:<5} {total:>4}  {player}  game {game_id}")
+    else:
+        check_game(report, data["ledger"], data["receipt"], data["transcript"], data["proof"],
+                   verify)
+    return print_report(report)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
