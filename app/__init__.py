@@ -1,0 +1,26 @@
+"""Yacht Daily's web service: the Flask app factory.
+
+``create_app(test_config)`` reads settings from the environment (``config``), lets
+``test_config`` override them, loads the data directory's secrets and wires the services and
+the blueprints. Extensions add themselves with their own ``init_app(app)`` here.
+"""
+
+from flask import Flask
+
+from . import errors, services
+from .config import settings_from_env
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app; ``test_config`` overrides the environment's settings."""
+    app = Flask(__name__)
+    app.config.from_mapping(settings_from_env())
+    if test_config:
+        app.config.from_mapping(test_config)
+    services.init_app(app)
+    errors.init_app(app)
+
+    from .api import bp as api_blueprint
+
+    app.register_blueprint(api_blueprint)
+    return app

@@ -1,0 +1,374 @@
+"""The JSON API ``/api/v1`` (docs/api.md): thin routes over the services.
+
+Each route parses and validates its input, calls one service, and shapes the answer; errors
+are raised as ApiError / core errors and rendered by ``errors``.
+"""
+
+import json
+import re
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from fairness import DAILY_RULESETS, audit, format_date
+from fairness.errors import LedgerError
+from fairness.ledger import inclusion_proof
+
+from . import players
+from .clock import format_timestamp
+from .errors import ApiError
+from .games import GameConflict, Played, Roll, Score, parse_hold
+from .openapi import openapi_document
+from .services import services
+from .share import share_text
+from .signing import verify_signature
+from .views import game_state, rulesets_json, window_json
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+GAME_ID = re.compile(r"[0-9a-f]{32}")
+LANGUAGES = ("en", "fr")
+MAX_ACTION_NUMBER = 1000
+DEFAULT_BOARD_SIZE = 10
+MAX_BOARD_SIZE = 100
+BUCKET_WIDTH = 25
+
+
+# ------------------------------------------------------------------ request helpers
+
+
+def language() -> str:
+    """The request's language: ``?lang=`` if it is ``en`` or ``fr``, else Accept-Language."""
+    asked = request.args.get("lang")
+    if asked in LANGUAGES:
+        return asked
+    return request.accept_languages.best_match(LANGUAGES, default="en")
+
+
+def json_body() -> dict:
+    """The request's JSON object: 415 without a JSON content type, 400 if malformed."""
+    if not request.is_json:
+        raise ApiError(415, "unsupported-media-type",
+                       "Send the body as JSON with Content-Type: application/json.")
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "invalid-json", "The body is not valid JSON.") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "invalid-body", "The body must be a JSON object.")
+    return body
+
+
+def _reject_constant(name: str):
+    """Refuse NaN and Infinity, which JSON does not have."""
+    raise ValueError(f"{name} is not JSON")
+
+
+def text_field(body: dict, name: str) -> str:
+    """A required string field of the body."""
+    value = body.get(name)
+    if not isinstance(value, str):
+        raise ApiError(400, "invalid-field", f"The field {name!r} must be a string.")
+    return value
+
+
+def action_number(body: dict) -> int:
+    """The body's ``roll``: the number the client believes the next action has."""
+    value = body.get("roll")
+    if type(value) is not int or not 0 <= value <= MAX_ACTION_NUMBER:
+        raise ApiError(400, "invalid-field",
+                       "The field 'roll' must be the action number (an integer from 0).")
+    return value
+
+
+def daily_ruleset(ruleset: str) -> str:
+    """``ruleset`` if it is one of the daily sheets, else a 400."""
+    if ruleset not in DAILY_RULESETS:
+        raise ApiError(400, "unknown-ruleset",
+                       f"Unknown sheet; the daily sheets are {', '.join(DAILY_RULESETS)}.")
+    return ruleset
+
+
+def game_answer(played: Played, status: int = 200):
+    """The ``{"game": state}`` answer."""
+    response = jsonify({"game": game_state(played, services().now(), language())})
+    response.status_code = status
+    return response
+
+
+def visible_game(game_id: str) -> Played:
+    """The game if this caller may see it: their own, or anyone's once its date is revealed."""
+    if not GAME_ID.fullmatch(game_id):
+        raise ApiError(404, "game-not-found", "No game has this id.")
+    played = services().games.get(game_id)
+    if not services().games.owns(players.current_player(), played) and not (
+        services().ledger.is_revealed(played.record.date)
+    ):
+        raise ApiError(403, "not-your-game",
+                       "This game belongs to another player; it is public once its date is "
+                       "revealed.")
+    return played
+
+
+@bp.before_request
+def settle_ledger() -> None:
+    """Publish the epoch entry and reveal whatever is due before answering."""
+    services().prepare()
+
+
+@bp.errorhandler(GameConflict)
+def handle_game_conflict(error: GameConflict):
+    """A 409 that carries the game, the Joker refusal explained in the request's language."""
+    message = error.message
+    placement = error.played.game.placement()
+    if error.code == "joker-forbids" and placement is not None:
+        message = placement.reason(language())
+    response = jsonify({
+        "error": {"code": error.code, "message": message},
+        "game": game_state(error.played, services().now(), language()),
+    })
+    response.status_code = 409
+    return response
+
+
+# ------------------------------------------------------------------ sheets and challenges
+
+
+@bp.get("/rulesets")
+def rulesets():
+    """The daily sheets."""
+    return jsonify(rulesets_json())
+
+
+@bp.get("/challenges")
+def challenges():
+    """Each sheet's challenge on a date (default: the server's UTC date) and this player's game."""
+    now = services().now()
+    date = format_date(request.args.get("date") or now.date().isoformat())
+    secrets = services().secrets
+    day = secrets.epoch.day_index(date)
+    window = services().games.window(date)
+    revealed = services().ledger.is_revealed(date)
+    player = players.current_player()
+    ids = {r: services().games.game_id(player, date, r) for r in DAILY_RULESETS} if player else {}
+    existing = services().store.existing_games(list(ids.values()))
+    return jsonify({
+        "date": date,
+        "now": format_timestamp(now),
+        "challenges": [
+            {
+                "date": date,
+                "ruleset": ruleset,
+                "epoch": secrets.epoch_number,
+                "day": day,
+                "anchor": secrets.epoch.anchor.hex(),
+                "status": window.status(now, revealed),
+                **window_json(window),
+                "game": ids[ruleset] if ids.get(ruleset) in existing else None,
+            }
+            for ruleset in DAILY_RULESETS
+        ],
+    })
+
+
+# ------------------------------------------------------------------ games
+
+
+@bp.post("/games")
+def start_game():
+    """Create this player's game on (ruleset, date), or resume it."""
+    body = json_body()
+    ruleset = daily_ruleset(text_field(body, "ruleset"))
+    date = format_date(text_field(body, "date"))
+    name = body.get("name")
+    if name is not None:
+        name = players.validate_name(name)
+    player = players.ensure_player()
+    if name is not None:
+        players.remember_name(name)
+    created, played = services().games.start(player, ruleset, date,
+                                             name or players.remembered_name())
+    return game_answer(played, 201 if created else 200)
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    """A game: the player's own, or anyone's once revealed."""
+    return game_answer(visible_game(game_id))
+
+
+@bp.post("/games/<game_id>/roll")
+def roll(game_id: str):
+    """Roll the dice not held, as action number ``roll``."""
+    body = json_body()
+    number = action_number(body)
+    action = Roll(parse_hold(body.get("hold")))
+    return game_answer(_act(game_id, number, action))
+
+
+@bp.post("/games/<game_id>/score")
+def score(game_id: str):
+    """Fill a box with the current dice, as action number ``roll``."""
+    body = json_body()
+    number = action_number(body)
+    action = Score(text_field(body, "category"))
+    return game_answer(_act(game_id, number, action))
+
+
+def _act(game_id: str, number: int, action) -> Played:
+    """Apply an action to the caller's game."""
+    if not GAME_ID.fullmatch(game_id):
+        raise ApiError(404, "game-not-found", "No game has this id.")
+    return services().games.act(game_id, players.current_player(), number, action)
+
+
+@bp.get("/games/<game_id>/share")
+def share(game_id: str):
+    """The plain-text, spoiler-free result of a finished game."""
+    played = visible_game(game_id)
+    if not played.game.finished:
+        raise ApiError(409, "not-finished", "The game is not finished yet.")
+    link = current_app.config.get("PUBLIC_URL") or request.host_url
+    return Response(share_text(played, link, language()), mimetype="text/plain")
+
+
+@bp.get("/games/<game_id>/proof")
+def proof(game_id: str):
+    """The receipt's inclusion proof in its date's Merkle root, after the reveal."""
+    played = visible_game(game_id)
+    found = services().ledger.proof(played.record)
+    if found is None:
+        raise ApiError(404, "no-proof", "A proof exists only for a finished game once its date "
+                                        "is revealed.")
+    return jsonify(found)
+
+
+# ------------------------------------------------------------------ results
+
+
+@bp.get("/leaderboard/<date>/<ruleset>")
+def leaderboard(date: str, ruleset: str):
+    """The best totals of a (date, sheet), the caller's rank and the distribution of totals."""
+    date, ruleset = format_date(date), daily_ruleset(ruleset)
+    limit = request.args.get("limit", str(DEFAULT_BOARD_SIZE))
+    if not limit.isdigit() or not 1 <= int(limit) <= MAX_BOARD_SIZE:
+        raise ApiError(400, "invalid-limit",
+                       f"limit must be an integer from 1 to {MAX_BOARD_SIZE}.")
+    player = players.current_player()
+    own = services().games.game_id(player, date, ruleset) if player else None
+    store = services().store
+    board = store.board(date, ruleset, int(limit), own)
+    names = store.names([game_id for game_id, _ in board.top])
+    top, rank = [], 0
+    for position, ((_, total), (pseudonym, name)) in enumerate(zip(board.top, names, strict=True)):
+        if not top or total != top[-1]["total"]:
+            rank = position + 1
+        top.append({"rank": rank, "player": pseudonym, "name": name or None, "total": total})
+    highest = board.top[0][1] if board.top else -1
+    bounds = [(low, low + BUCKET_WIDTH - 1) for low in range(0, highest + 1, BUCKET_WIDTH)]
+    counts = store.count_between(date, ruleset, bounds) if bounds else []
+    return jsonify({
+        "date": date,
+        "ruleset": ruleset,
+        "players": board.players,
+        "top": top,
+        "you": None if board.own_rank is None else {"rank": board.own_rank,
+                                                     "total": board.own_total},
+        "distribution": [{"from": low, "to": high, "count": count}
+                         for (low, high), count in zip(bounds, counts, strict=True)],
+    })
+
+
+# ------------------------------------------------------------------ ledger and audit
+
+
+@bp.get("/ledger")
+def ledger():
+    """Every ledger entry."""
+    return jsonify({"entries": services().ledger.entries()})
+
+
+@bp.get("/ledger/<date>")
+def ledger_date(date: str):
+    """A date's reveal entry (404 until revealed)."""
+    entry = services().ledger.reveal_entry(format_date(date))
+    if entry is None:
+        raise ApiError(404, "not-revealed", f"{date} is not revealed yet.")
+    return jsonify({"entry": entry})
+
+
+@bp.get("/days/<date>/<ruleset>/games")
+def day_games(date: str, ruleset: str):
+    """Every game of a revealed (date, sheet): transcripts and receipts, for a public audit."""
+    date, ruleset = format_date(date), daily_ruleset(ruleset)
+    if not services().ledger.is_revealed(date):
+        raise ApiError(404, "not-revealed", f"{date} is not revealed yet.")
+    store = services().store
+    records = sorted(store.load_games(store.day_game_ids(date, ruleset)), key=lambda r: r.id)
+    return jsonify({
+        "date": date,
+        "ruleset": ruleset,
+        "games": [
+            {
+                "id": record.id,
+                "player": record.player,
+                "name": record.name or None,
+                "status": "finished" if record.receipt else "abandoned",
+                "transcript": list(record.transcript),
+                "receipt": record.receipt,
+            }
+            for record in records
+        ],
+    })
+
+
+@bp.post("/verify")
+def verify():
+    """Recompute a game (by id, or a posted receipt and transcript) against the ledger."""
+    body = json_body()
+    entries = services().ledger.entries()
+    if "game" in body:
+        played = visible_game(text_field(body, "game"))
+        if played.record.receipt is None:
+            raise ApiError(409, "no-receipt", "Only a finished game has a receipt to verify.")
+        receipt, transcript = dict(played.record.receipt), list(played.record.transcript)
+        found = services().ledger.proof(played.record)
+        proof_given = found["proof"] if found else None
+    else:
+        receipt, transcript = body.get("receipt"), body.get("transcript")
+        if not isinstance(receipt, dict) or not isinstance(transcript, list):
+            raise ApiError(400, "invalid-body",
+                           "Post {\"game\": id} or {\"receipt\": {...}, \"transcript\": [...]}.")
+        proof_given = body.get("proof")
+        if proof_given is None:
+            proof_given = _stored_proof(receipt)
+    checks = audit.check_game(entries, receipt, transcript, proof_given, verify_signature)
+    return jsonify({
+        "ok": all(check.ok is True for check in checks),
+        "checks": [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in checks],
+    })
+
+
+def _stored_proof(receipt: dict) -> dict | None:
+    """The inclusion proof of a posted receipt's game in its revealed day, if it is there."""
+    date, ruleset, game_id = receipt.get("date"), receipt.get("ruleset"), receipt.get("game")
+    if not all(isinstance(v, str) for v in (date, ruleset, game_id)):
+        return None
+    if ruleset not in DAILY_RULESETS:
+        return None
+    try:
+        date = format_date(date)
+    except ValueError:
+        return None
+    if not services().ledger.is_revealed(date):
+        return None
+    try:
+        return inclusion_proof(services().store.leaves(date, ruleset), game_id)
+    except LedgerError:
+        return None
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """The OpenAPI 3.1 description of this API."""
+    return jsonify(openapi_document())

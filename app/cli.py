@@ -1,0 +1,153 @@
+"""The ``yacht-daily`` command: init, serve, reveal, ledger.
+
+Commands that need Redis use ``REDIS_URL`` when set, else the embedded server of the data
+directory: the running one if ``serve`` is up, otherwise one started just for the command.
+"""
+
+import contextlib
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import click
+import redis
+
+from fairness.chain import MAX_EPOCH_DAYS
+
+from . import keys
+from .clock import system_now
+from .config import data_dir_from_env
+from .days import earliest_today
+from .embedded import EmbeddedRedis
+from .server import GunicornServer, server_options
+from .services import services
+
+DATA_DIR_OPTION = click.option(
+    "--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Data directory (default: $YACHT_DAILY_DATA_DIR or ./var).",
+)
+
+
+@click.group()
+def main() -> None:
+    """Yacht Daily: a provably fair daily dice challenge."""
+
+
+def _data_dir(data_dir: Path | None) -> Path:
+    """The chosen data directory, exported so that workers and the app factory use it too."""
+    chosen = data_dir or data_dir_from_env()
+    os.environ["YACHT_DAILY_DATA_DIR"] = str(chosen)
+    return chosen
+
+
+@main.command()
+@DATA_DIR_OPTION
+@click.option("--start", type=click.DateTime(["%Y-%m-%d"]), default=None,
+              help="The epoch's first date (default: the earliest date still today somewhere).")
+@click.option("--days", type=click.IntRange(1, MAX_EPOCH_DAYS), default=None,
+              help=f"The epoch's length in days (default {keys.DEFAULT_EPOCH_DAYS}).")
+def init(data_dir: Path | None, start: dt.datetime | None, days: int | None) -> None:
+    """Create the data directory, the epoch secret and the signing key, once."""
+    data_dir = _data_dir(data_dir)
+    if keys.is_initialised(data_dir):
+        if start is not None or days is not None:
+            raise click.ClickException(f"{data_dir} is already initialised: refusing to overwrite")
+        click.echo(f"{data_dir} is already initialised; nothing changed.")
+        return
+    try:
+        epoch = _initialise(data_dir, start.date() if start else None, days)
+    except keys.AlreadyInitialised as error:
+        raise click.ClickException(f"{error}: refusing to overwrite") from None
+    click.echo(f"Initialised {data_dir}: epoch from {epoch.start} to {epoch.end}, "
+               f"anchor {epoch.anchor.hex()}")
+
+
+def _initialise(data_dir: Path, start: dt.date | None, days: int | None):
+    """Create the secrets with the defaults for what is not given."""
+    return keys.initialise(data_dir, start or earliest_today(system_now()),
+                           days or keys.DEFAULT_EPOCH_DAYS)
+
+
+@main.command()
+@DATA_DIR_OPTION
+@click.option("--bind", default="127.0.0.1:8000", show_default=True, help="HOST:PORT to listen on.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Gunicorn worker processes.")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Threads per worker (more than 1 uses gthread workers).")
+def serve(data_dir: Path | None, bind: str, workers: int, threads: int) -> None:
+    """Serve the game with gunicorn, on an embedded Redis unless REDIS_URL is set."""
+    data_dir = _data_dir(data_dir)
+    if not keys.is_initialised(data_dir):
+        epoch = _initialise(data_dir, None, None)
+        click.echo(f"Initialised {data_dir}: epoch from {epoch.start}, anchor {epoch.anchor.hex()}")
+    with _redis_for(data_dir):
+        from . import create_app
+
+        GunicornServer(create_app, server_options(bind, workers, threads)).run()
+
+
+@contextlib.contextmanager
+def _redis_for(data_dir: Path):
+    """Make REDIS_URL name a running Redis for the duration: the configured one, the embedded
+    server already running on the data directory, or a new embedded server stopped on exit."""
+    if os.environ.get("REDIS_URL"):
+        yield
+        return
+    embedded = EmbeddedRedis(data_dir)
+    os.environ["REDIS_URL"] = embedded.url
+    try:
+        if _answers(embedded.url):
+            yield
+            return
+        with embedded:
+            yield
+    finally:
+        del os.environ["REDIS_URL"]
+
+
+def _answers(url: str) -> bool:
+    """True when a Redis answers at ``url``."""
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except (redis.ConnectionError, redis.TimeoutError, FileNotFoundError):
+        return False
+
+
+@contextlib.contextmanager
+def _command_app(data_dir: Path | None):
+    """An app context on the data directory's secrets and Redis, for one command."""
+    data_dir = _data_dir(data_dir)
+    try:
+        keys.load(data_dir)
+    except keys.NotInitialised as error:
+        raise click.ClickException(str(error)) from None
+    with _redis_for(data_dir):
+        from . import create_app
+
+        app = create_app()
+        with app.app_context():
+            yield app
+
+
+@main.command()
+@DATA_DIR_OPTION
+def reveal(data_dir: Path | None) -> None:
+    """Reveal every date that is due (for a cron job or a timer)."""
+    with _command_app(data_dir):
+        revealed = services().ledger.reveal_due()
+    if revealed:
+        click.echo("Revealed " + ", ".join(revealed))
+    else:
+        click.echo("Nothing to reveal.")
+
+
+@main.command()
+@DATA_DIR_OPTION
+def ledger(data_dir: Path | None) -> None:
+    """Print the ledger, one JSON entry per line."""
+    with _command_app(data_dir):
+        entries = services().ledger.entries()
+    for entry in entries:
+        click.echo(json.dumps(entry, sort_keys=True))

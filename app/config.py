@@ -1,0 +1,40 @@
+"""Settings read from the environment, each with the default a fresh clone runs on.
+
+``REDIS_URL``: the Redis (or Valkey) to use; unset, ``serve`` starts an embedded redis-server.
+``YACHT_DAILY_DATA_DIR``: where the secrets (and the embedded Redis's files) live, ``./var``.
+``YACHT_DAILY_REVEAL_GRACE``: seconds a day stays playable for games in progress after it has
+ended everywhere, 3600.
+``YACHT_DAILY_PUBLIC_URL``: the site's address used in share links (else the request's host).
+``YACHT_DAILY_SECURE_COOKIE``: ``1`` to mark the player cookie Secure (behind HTTPS).
+"""
+
+import datetime as dt
+import os
+from pathlib import Path
+
+DEFAULT_DATA_DIR = "./var"
+DEFAULT_REVEAL_GRACE = 3600
+MAX_REQUEST_BYTES = 16 * 1024
+PLAYER_COOKIE_DAYS = 400
+
+
+def data_dir_from_env() -> Path:
+    """The data directory the environment names, or the default ``./var``."""
+    return Path(os.environ.get("YACHT_DAILY_DATA_DIR") or DEFAULT_DATA_DIR)
+
+
+def settings_from_env() -> dict:
+    """The app's configuration as the environment sets it."""
+    return {
+        "REDIS_URL": os.environ.get("REDIS_URL") or None,
+        "DATA_DIR": str(data_dir_from_env()),
+        "REVEAL_GRACE": int(os.environ.get("YACHT_DAILY_REVEAL_GRACE") or DEFAULT_REVEAL_GRACE),
+        "PUBLIC_URL": os.environ.get("YACHT_DAILY_PUBLIC_URL") or None,
+        "MAX_CONTENT_LENGTH": MAX_REQUEST_BYTES,
+        "SESSION_COOKIE_NAME": "yd_player",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": os.environ.get("YACHT_DAILY_SECURE_COOKIE") == "1",
+        "PERMANENT_SESSION_LIFETIME": dt.timedelta(days=PLAYER_COOKIE_DAYS),
+        "JSON_SORT_KEYS": False,
+    }

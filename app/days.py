@@ -1,0 +1,81 @@
+"""A challenge date's life: when it opens, ends, closes and is revealed, in UTC.
+
+Date ``D`` is "today" somewhere on Earth from ``D`` 00:00 at UTC+14 to ``D`` 24:00 at UTC−12:
+it opens at ``D−1 10:00Z`` and ends at ``D+1 12:00Z``. New games start only in that window.
+Games already started may still be played for a grace period after the end, until
+``closes_at``; a game unfinished then is abandoned. The seed is revealed one settle minute
+later, so that an action accepted just before ``closes_at`` is stored before the reveal reads
+the day.
+"""
+
+import datetime as dt
+from dataclasses import dataclass
+
+from fairness import parse_date
+
+OPENS_BEFORE = dt.timedelta(hours=14)
+ENDS_AFTER = dt.timedelta(days=1, hours=12)
+SETTLE = dt.timedelta(seconds=60)
+EARLIEST_OFFSET = dt.timedelta(hours=-12)
+
+UPCOMING = "upcoming"
+OPEN = "open"
+CLOSED = "closed"
+REVEALED = "revealed"
+
+
+@dataclass(frozen=True)
+class DayWindow:
+    """The four instants of one date: opens, ends, closes (end + grace), reveal (close + 1 min)."""
+
+    date: str
+    opens_at: dt.datetime
+    ends_at: dt.datetime
+    closes_at: dt.datetime
+    reveal_at: dt.datetime
+
+    def is_today_somewhere(self, now: dt.datetime) -> bool:
+        """True while the date is the local date somewhere on Earth: new games may start."""
+        return self.opens_at <= now < self.ends_at
+
+    def accepts_actions(self, now: dt.datetime) -> bool:
+        """True while games of this date may still be played."""
+        return self.opens_at <= now < self.closes_at
+
+    def is_due(self, now: dt.datetime) -> bool:
+        """True once the date's seed may be revealed."""
+        return now >= self.reveal_at
+
+    def status(self, now: dt.datetime, revealed: bool) -> str:
+        """``upcoming``, ``open`` (today somewhere), ``closed`` (ended) or ``revealed``."""
+        if revealed:
+            return REVEALED
+        if now < self.opens_at:
+            return UPCOMING
+        if now < self.ends_at:
+            return OPEN
+        return CLOSED
+
+
+def day_window(date, grace_seconds: int) -> DayWindow:
+    """The window of ``date`` with a grace of ``grace_seconds`` after its end."""
+    midnight = dt.datetime.combine(parse_date(date), dt.time(), tzinfo=dt.UTC)
+    ends_at = midnight + ENDS_AFTER
+    closes_at = ends_at + dt.timedelta(seconds=grace_seconds)
+    return DayWindow(
+        date=parse_date(date).isoformat(),
+        opens_at=midnight - OPENS_BEFORE,
+        ends_at=ends_at,
+        closes_at=closes_at,
+        reveal_at=closes_at + SETTLE,
+    )
+
+
+def earliest_today(now: dt.datetime) -> dt.date:
+    """The earliest date that is still "today" somewhere (the date at UTC−12)."""
+    return (now + EARLIEST_OFFSET).date()
+
+
+def latest_due_date(now: dt.datetime, grace_seconds: int) -> dt.date:
+    """The latest date whose reveal time has passed at ``now``."""
+    return (now - ENDS_AFTER - dt.timedelta(seconds=grace_seconds) - SETTLE).date()

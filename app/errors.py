@@ -1,0 +1,97 @@
+"""API errors and their JSON rendering: ``{"error": {"code", "message"}}`` with a 4xx (or 503).
+
+Domain errors (the core's typed errors, the service's own) map to a status here, so that
+routes stay thin and bad input never becomes a 500.
+"""
+
+import logging
+
+import redis
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from fairness import errors as core
+
+API_PREFIX = "/api/"
+REDIS_RETRY_AFTER = "5"
+
+_CORE_STATUS = {
+    core.UnknownRuleset: 400,
+    core.UnknownCategory: 400,
+    core.InvalidHold: 400,
+    core.InvalidDate: 400,
+    core.ChainError: 404,
+    core.LedgerError: 400,
+    core.IllegalMove: 409,
+}
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """An error the API reports as such: status, stable code, human message, extra fields."""
+
+    def __init__(self, status: int, code: str, message: str, **extra):
+        """Keep what the response will show."""
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def error_response(status: int, code: str, message: str, **extra):
+    """The JSON error response."""
+    response = jsonify({"error": {"code": code, "message": message}, **extra})
+    response.status_code = status
+    return response
+
+
+def core_status(error: core.FairnessError) -> int:
+    """The HTTP status of a core error."""
+    for error_type, status in _CORE_STATUS.items():
+        if isinstance(error, error_type):
+            return status
+    return 400
+
+
+def init_app(app: Flask) -> None:
+    """Render API errors, core errors, HTTP errors under /api/ and Redis outages as JSON."""
+
+    @app.errorhandler(ApiError)
+    def handle_api_error(error: ApiError):
+        """An error a route raised on purpose."""
+        return error_response(error.status, error.code, error.message, **error.extra)
+
+    @app.errorhandler(core.FairnessError)
+    def handle_core_error(error: core.FairnessError):
+        """A rule or format the core refused."""
+        return error_response(core_status(error), error.code, str(error))
+
+    @app.errorhandler(HTTPException)
+    def handle_http_error(error: HTTPException):
+        """404, 405, 413 … as JSON under /api/, untouched elsewhere."""
+        if not request.path.startswith(API_PREFIX):
+            return error
+        code = (error.name or "error").lower().replace(" ", "-")
+        response = error_response(error.code or 500, code, error.description or error.name)
+        if error.code == 405 and error.valid_methods:
+            response.headers["Allow"] = ", ".join(error.valid_methods)
+        return response
+
+    @app.errorhandler(redis.RedisError)
+    def handle_redis_error(error: redis.RedisError):
+        """Redis unreachable or failing: 503, try again shortly."""
+        log.warning("redis unavailable: %s", type(error).__name__)
+        response = error_response(503, "storage-unavailable",
+                                  "The game store is unavailable; try again in a few seconds.")
+        response.headers["Retry-After"] = REDIS_RETRY_AFTER
+        return response
+
+    @app.errorhandler(Exception)
+    def handle_unexpected_error(error: Exception):
+        """A bug: logged with its trace, answered as a bare 500 (JSON under /api/)."""
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        if not request.path.startswith(API_PREFIX):
+            return InternalServerError()
+        return error_response(500, "internal-error", "Something went wrong on our side.")

@@ -1,0 +1,272 @@
+"""Playing: create or resume a player's game, apply an action exactly once, read games.
+
+A game's truth is its stored transcript; each process keeps recently used games in a small
+cache, so an action usually costs one Redis round trip (the compare-and-set on the game's
+version) plus one more when it finishes the game (its leaderboard entry). A cache gone stale
+is caught by the compare-and-set, whose reply carries the fresh game.
+"""
+
+import datetime as dt
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from fairness import (
+    DAILY_RULESETS,
+    DiceStream,
+    Game,
+    IllegalMove,
+    InvalidHold,
+    UnknownCategory,
+    UnknownRuleset,
+    format_date,
+    get_ruleset,
+)
+from fairness.game import NO_HOLD
+
+from .clock import format_timestamp
+from .days import DayWindow, day_window
+from .errors import ApiError
+from .keys import Secrets
+from .ledger_service import LedgerService
+from .store import GameRecord, Store
+
+CACHE_SIZE = 4096
+STREAM_CACHE_SIZE = 16
+MAX_ATTEMPTS = 3
+
+PLAYING = "playing"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A request to roll the dice not held."""
+
+    hold: tuple[bool, ...]
+
+    def matches(self, entry) -> bool:
+        """True when the transcript ``entry`` is this very roll."""
+        return entry.get("action") == "roll" and tuple(entry.get("hold")) == self.hold
+
+    def apply(self, game: Game, stream: DiceStream) -> Game:
+        """The game after this roll."""
+        return game.roll(self.hold, stream)
+
+
+@dataclass(frozen=True)
+class Score:
+    """A request to fill a box with the current dice."""
+
+    category: str
+
+    def matches(self, entry) -> bool:
+        """True when the transcript ``entry`` is this very scoring."""
+        return entry.get("action") == "score" and entry.get("category") == self.category
+
+    def apply(self, game: Game, stream: DiceStream) -> Game:
+        """The game after this scoring (an unknown box is a 400 whatever the game's state)."""
+        ruleset = get_ruleset(game.ruleset)
+        if ruleset.category(self.category) is None:
+            raise UnknownCategory(f"{self.category!r} is not a box of {ruleset.id} "
+                                  f"(boxes: {', '.join(ruleset.category_ids)})"[:300])
+        return game.score(self.category)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game as an answer shows it: the record (up to the answered action) and its rebuilt game."""
+
+    record: GameRecord
+    game: Game
+    window: DayWindow
+
+    def status(self, now: dt.datetime) -> str:
+        """``finished``, ``abandoned`` (unfinished when its date closed) or ``playing``."""
+        if self.game.finished:
+            return FINISHED
+        if now >= self.window.closes_at:
+            return ABANDONED
+        return PLAYING
+
+
+class GameConflict(ApiError):
+    """A 409 about a game's state: stale action number or a move the rules refuse now.
+
+    The answer carries the game as it stands, so the client can resync.
+    """
+
+    def __init__(self, code: str, message: str, played: Played):
+        """Keep the game alongside the error."""
+        super().__init__(409, code, message)
+        self.played = played
+
+
+def parse_hold(hold) -> tuple[bool, ...]:
+    """The request's ``hold`` as five booleans (absent or null: nothing held), or InvalidHold."""
+    if hold is None:
+        return NO_HOLD
+    if not isinstance(hold, list) or len(hold) != 5 or any(type(flag) is not bool for flag in hold):
+        raise InvalidHold(f"hold must be a list of five true/false values, got {hold!r}"[:200])
+    return tuple(hold)
+
+
+class GameService:
+    """Creates, reads and plays games on the store, one atomic transition per action."""
+
+    def __init__(self, store: Store, secrets: Secrets, ledger: LedgerService,
+                 clock: Callable[[], dt.datetime], grace_seconds: int):
+        """Bind the service to its store, secrets, ledger, clock and grace."""
+        self.store = store
+        self.secrets = secrets
+        self.ledger = ledger
+        self.clock = clock
+        self.grace_seconds = grace_seconds
+        self._lock = threading.Lock()
+        self._games: OrderedDict[str, Played] = OrderedDict()
+        self._streams: OrderedDict[tuple[str, str], DiceStream] = OrderedDict()
+
+    def window(self, date: str) -> DayWindow:
+        """The date's window with this service's grace."""
+        return day_window(date, self.grace_seconds)
+
+    def game_id(self, player: str, date: str, ruleset: str) -> str:
+        """The id the player's game on (date, ruleset) has (whether or not it exists)."""
+        return self.secrets.game_id(player, date, ruleset)
+
+    def start(self, player: str, ruleset: str, date: str, name: str | None) -> tuple[bool, Played]:
+        """Create the player's game on (date, ruleset), or resume it. Returns (created, game).
+
+        A new game needs the date to be today somewhere; an existing one resumes any time.
+        """
+        if ruleset not in DAILY_RULESETS:
+            raise UnknownRuleset(f"unknown sheet {ruleset!r} (daily sheets: "
+                                 f"{', '.join(DAILY_RULESETS)})"[:200])
+        date = format_date(date)
+        self.secrets.epoch.day_index(date)
+        game_id = self.game_id(player, date, ruleset)
+        now = self.clock()
+        if not self.window(date).is_today_somewhere(now):
+            record = self.store.load_game(game_id)
+            if record is None:
+                raise ApiError(409, "date-not-today",
+                               f"{date} is not today anywhere on Earth: no new game can start")
+            if name:
+                _, record = self._create_or_load(game_id, record.ruleset, date, player, name)
+            return False, self._remember(record)
+        created, record = self._create_or_load(game_id, ruleset, date, player, name)
+        return created, self._remember(record)
+
+    def get(self, game_id: str) -> Played:
+        """The stored game (read fresh), or a 404."""
+        record = self.store.load_game(game_id)
+        if record is None:
+            raise ApiError(404, "game-not-found", "No game has this id.")
+        return self._remember(record)
+
+    def owns(self, player: str | None, played: Played) -> bool:
+        """True when ``player`` is the one who plays this game."""
+        record = played.record
+        return player is not None and self.game_id(player, record.date, record.ruleset) == record.id
+
+    def act(self, game_id: str, player: str | None, number: int, action: Roll | Score) -> Played:
+        """Apply ``action`` as action number ``number`` of the game, exactly once.
+
+        A repeat of an applied action returns the game as that action left it; any other
+        number is a 409 ``stale-action`` carrying the current game.
+        """
+        played = self._cached(game_id)
+        fresh = played is None
+        if played is None:
+            played = self.get(game_id)
+        if not self.owns(player, played):
+            raise ApiError(403, "not-your-game", "This game belongs to another player.")
+        if not played.window.accepts_actions(self.clock()):
+            raise ApiError(409, "day-closed",
+                           f"The {played.record.date} challenge is closed: no more actions.")
+        for _ in range(MAX_ATTEMPTS):
+            version = played.record.version
+            if number < version and action.matches(played.record.transcript[number]):
+                return self._as_after(played, number)
+            if number > version and not fresh:
+                played, fresh = self.get(game_id), True
+                continue
+            if number != version:
+                raise GameConflict("stale-action",
+                                   f"Action {number} is not next: the game is at action {version}.",
+                                   played)
+            try:
+                next_game = action.apply(played.game, self._stream(played.record))
+            except IllegalMove as error:
+                raise GameConflict(error.code, str(error), played) from None
+            entry = next_game.transcript[-1]
+            receipt = None
+            if next_game.finished:
+                receipt = self.ledger.sign_receipt(played.record, next_game)
+            conflict = self.store.append_action(game_id, version, entry, receipt)
+            if conflict is None:
+                record = replace(played.record, transcript=(*played.record.transcript, entry),
+                                 receipt=receipt)
+                applied = self._remember(record, next_game)
+                if receipt is not None:
+                    totals = {game_id: receipt["total"]}
+                    self.store.rank_finished(record.date, record.ruleset, totals)
+                return applied
+            played, fresh = self._remember(conflict), True
+        raise GameConflict("busy", "The game changed too often meanwhile; try again.", played)
+
+    def _as_after(self, played: Played, number: int) -> Played:
+        """The game as action ``number`` left it (the answer that action got)."""
+        record = played.record
+        if number == record.version - 1:
+            return played
+        transcript = record.transcript[: number + 1]
+        earlier = replace(record, transcript=transcript, receipt=None)
+        return Played(earlier, Game.from_transcript(record.ruleset, record.date, transcript),
+                      played.window)
+
+    def _create_or_load(self, game_id, ruleset, date, player, name) -> tuple[bool, GameRecord]:
+        """Store the game if new (or its new name); returns (created, record)."""
+        return self.store.create_or_load_game(
+            game_id, ruleset=ruleset, date=date, player=self.secrets.pseudonym(player),
+            name=name, created_at=format_timestamp(self.clock()),
+        )
+
+    def _cached(self, game_id: str) -> Played | None:
+        """The cached game, if any."""
+        with self._lock:
+            played = self._games.get(game_id)
+            if played is not None:
+                self._games.move_to_end(game_id)
+            return played
+
+    def _remember(self, record: GameRecord, game: Game | None = None) -> Played:
+        """Cache the game (rebuilt from its transcript unless given) and return it."""
+        with self._lock:
+            cached = self._games.get(record.id)
+        if game is None and cached is not None and cached.record.version == record.version:
+            game = cached.game
+        if game is None:
+            game = Game.from_transcript(record.ruleset, record.date, record.transcript)
+        played = Played(record, game, self.window(record.date))
+        with self._lock:
+            self._games[record.id] = played
+            self._games.move_to_end(record.id)
+            while len(self._games) > CACHE_SIZE:
+                self._games.popitem(last=False)
+        return played
+
+    def _stream(self, record: GameRecord) -> DiceStream:
+        """The day's dice stream for the game's (date, ruleset), kept per process."""
+        key = (record.date, record.ruleset)
+        with self._lock:
+            stream = self._streams.get(key)
+            if stream is None:
+                stream = DiceStream(self.secrets.seed(record.date), record.date, record.ruleset)
+                self._streams[key] = stream
+            self._streams.move_to_end(key)
+            while len(self._streams) > STREAM_CACHE_SIZE:
+                self._streams.popitem(last=False)
+            return stream

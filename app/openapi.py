@@ -1,0 +1,306 @@
+"""The OpenAPI 3.1 document of ``/api/v1``, kept true to docs/api.md."""
+
+from fairness import DAILY_RULESETS
+
+VERSION = "1.0.0"
+
+
+def _ref(name: str) -> dict:
+    """A reference to a component schema."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict, description: str) -> dict:
+    """A JSON response."""
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict:
+    """Error responses with the standard error body."""
+    return {str(status): {"$ref": f"#/components/responses/E{status}"} for status in statuses}
+
+
+def _body(schema: dict) -> dict:
+    """A required JSON request body."""
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def _path_param(name: str, schema: dict) -> dict:
+    """A path parameter."""
+    return {"name": name, "in": "path", "required": True, "schema": schema}
+
+
+_DATE = {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
+_TIME = {"type": "string", "format": "date-time"}
+_HEX64 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+_GAME_ID = {"type": "string", "pattern": "^[0-9a-f]{32}$"}
+_RULESET = {"type": "string", "enum": list(DAILY_RULESETS)}
+_LANG = {"name": "lang", "in": "query", "required": False,
+         "schema": {"type": "string", "enum": ["en", "fr"]},
+         "description": "Language of messages (else Accept-Language)."}
+_NAMES = {"type": "object", "properties": {"en": {"type": "string"}, "fr": {"type": "string"}},
+          "required": ["en", "fr"]}
+
+_SCHEMAS = {
+    "Error": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {
+            "error": {"type": "object", "required": ["code", "message"],
+                      "properties": {"code": {"type": "string"}, "message": {"type": "string"}}},
+            "game": _ref("Game"),
+        },
+    },
+    "Ruleset": {
+        "type": "object",
+        "required": ["id", "names", "upper_bonus", "extra_bonus", "joker", "categories"],
+        "properties": {
+            "id": {"type": "string"},
+            "names": _NAMES,
+            "upper_bonus": {"type": "integer"},
+            "extra_bonus": {"type": "integer"},
+            "joker": {"type": "boolean"},
+            "categories": {"type": "array", "items": {
+                "type": "object", "required": ["id", "section", "names", "rule"],
+                "properties": {"id": {"type": "string"},
+                               "section": {"type": "string", "enum": ["upper", "lower"]},
+                               "names": _NAMES, "rule": _NAMES}}},
+        },
+    },
+    "Challenge": {
+        "type": "object",
+        "required": ["date", "ruleset", "epoch", "day", "anchor", "status", "opens_at", "ends_at",
+                     "closes_at", "reveal_at", "game"],
+        "properties": {
+            "date": _DATE, "ruleset": _RULESET, "epoch": {"type": "integer"},
+            "day": {"type": "integer", "minimum": 1}, "anchor": _HEX64,
+            "status": {"type": "string", "enum": ["upcoming", "open", "closed", "revealed"]},
+            "opens_at": _TIME, "ends_at": _TIME, "closes_at": _TIME, "reveal_at": _TIME,
+            "game": {"oneOf": [_GAME_ID, {"type": "null"}]},
+        },
+    },
+    "Action": {
+        "oneOf": [
+            {"type": "object", "required": ["action", "hold", "dice"], "properties": {
+                "action": {"const": "roll"},
+                "hold": {"type": "array", "items": {"type": "boolean"}, "minItems": 5,
+                         "maxItems": 5},
+                "dice": {"type": "array", "items": {"type": "integer", "minimum": 1,
+                                                    "maximum": 6}, "minItems": 5, "maxItems": 5}}},
+            {"type": "object", "required": ["action", "category", "points", "bonus"],
+             "properties": {"action": {"const": "score"}, "category": {"type": "string"},
+                            "points": {"type": "integer"}, "bonus": {"type": "integer"}}},
+        ],
+    },
+    "Receipt": {
+        "type": "object",
+        "required": ["type", "game", "epoch", "date", "ruleset", "player", "transcript_sha256",
+                     "total", "sig"],
+        "properties": {
+            "type": {"const": "yacht-daily/receipt/v1"}, "game": _GAME_ID,
+            "epoch": {"type": "integer"}, "date": _DATE, "ruleset": _RULESET,
+            "player": {"type": "string"}, "transcript_sha256": _HEX64,
+            "total": {"type": "integer"}, "sig": {"type": "string", "pattern": "^[0-9a-f]{128}$"},
+        },
+    },
+    "Game": {
+        "type": "object",
+        "required": ["id", "date", "ruleset", "player", "name", "status", "next_action", "turn",
+                     "turns", "dice", "rolls_in_turn", "rolls_left", "boxes", "allowed",
+                     "previews", "restriction", "totals", "transcript", "receipt"],
+        "properties": {
+            "id": _GAME_ID, "date": _DATE, "ruleset": _RULESET, "player": {"type": "string"},
+            "name": {"type": ["string", "null"]},
+            "status": {"type": "string", "enum": ["playing", "finished", "abandoned"]},
+            "next_action": {"type": "integer"}, "turn": {"type": "integer"},
+            "turns": {"type": "integer"},
+            "dice": {"oneOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]},
+            "rolls_in_turn": {"type": "integer"}, "rolls_left": {"type": "integer"},
+            "boxes": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "allowed": {"type": "array", "items": {"type": "string"}},
+            "previews": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "restriction": {"oneOf": [
+                {"type": "object", "required": ["code", "message"],
+                 "properties": {"code": {"type": "string"}, "message": {"type": "string"}}},
+                {"type": "null"}]},
+            "totals": {"type": "object", "required": ["upper", "upper_bonus", "lower",
+                                                      "extra_bonus", "total"],
+                       "additionalProperties": {"type": "integer"}},
+            "transcript": {"type": "array", "items": _ref("Action")},
+            "receipt": {"oneOf": [_ref("Receipt"), {"type": "null"}]},
+        },
+    },
+    "GameAnswer": {"type": "object", "required": ["game"], "properties": {"game": _ref("Game")}},
+    "LedgerEntry": {
+        "type": "object",
+        "required": ["type", "seq", "prev", "sig"],
+        "description": "An epoch or reveal entry; formats in FAIRNESS.md.",
+        "properties": {
+            "type": {"type": "string",
+                     "enum": ["yacht-daily/epoch/v1", "yacht-daily/reveal/v1"]},
+            "seq": {"type": "integer"}, "prev": _HEX64, "sig": {"type": "string"},
+        },
+    },
+    "Proof": {
+        "type": "object", "required": ["index", "size", "path"],
+        "properties": {"index": {"type": "integer"}, "size": {"type": "integer"},
+                       "path": {"type": "array", "items": _HEX64}},
+    },
+    "Check": {
+        "type": "object", "required": ["name", "ok", "detail"],
+        "properties": {"name": {"type": "string"}, "ok": {"type": ["boolean", "null"]},
+                       "detail": {"type": "string"}},
+    },
+}
+
+_ERROR_TEXTS = {
+    400: "Malformed or invalid input.",
+    403: "The game belongs to another player and its date is not revealed.",
+    404: "Not found (or not revealed yet).",
+    409: "Conflict with the game's or the day's state; carries the game when there is one.",
+    413: "Body larger than 16 KiB.",
+    415: "POST body not sent as application/json.",
+    503: "The store is unreachable; retry after Retry-After seconds.",
+}
+
+
+def _paths() -> dict:
+    """Every route of the API."""
+    date_param = _path_param("date", _DATE)
+    ruleset_param = _path_param("ruleset", _RULESET)
+    game_param = _path_param("game_id", _GAME_ID)
+    action = {"roll": {"type": "integer", "minimum": 0,
+                       "description": "The number of the action the client believes is next."}}
+    return {
+        "/rulesets": {"get": {
+            "summary": "The daily sheets and their boxes",
+            "responses": {"200": _json({"type": "object", "required": ["rulesets"], "properties": {
+                "rulesets": {"type": "array", "items": _ref("Ruleset")}}}, "The sheets.")}}},
+        "/challenges": {"get": {
+            "summary": "Each sheet's challenge on a date and this player's game",
+            "parameters": [{"name": "date", "in": "query", "required": False, "schema": _DATE}],
+            "responses": {"200": _json({"type": "object", "required": ["date", "now", "challenges"],
+                                        "properties": {"date": _DATE, "now": _TIME,
+                                                       "challenges": {"type": "array",
+                                                                      "items": _ref("Challenge")}}},
+                                       "The challenges."), **_errors(400, 404)}}},
+        "/games": {"post": {
+            "summary": "Create or resume this player's game",
+            "requestBody": _body({"type": "object", "required": ["ruleset", "date"], "properties": {
+                "ruleset": _RULESET, "date": _DATE,
+                "name": {"type": "string", "minLength": 1, "maxLength": 24}}}),
+            "responses": {"200": _json(_ref("GameAnswer"), "Resumed."),
+                          "201": _json(_ref("GameAnswer"), "Created."),
+                          **_errors(400, 404, 409, 413, 415)}}},
+        "/games/{game_id}": {"get": {
+            "summary": "A game (own, or anyone's once revealed)", "parameters": [game_param, _LANG],
+            "responses": {"200": _json(_ref("GameAnswer"), "The game."), **_errors(403, 404)}}},
+        "/games/{game_id}/roll": {"post": {
+            "summary": "Roll the dice not held", "parameters": [game_param, _LANG],
+            "requestBody": _body({"type": "object", "required": ["roll"], "properties": {
+                **action, "hold": {"type": ["array", "null"], "items": {"type": "boolean"},
+                                   "minItems": 5, "maxItems": 5}}}),
+            "responses": {"200": _json(_ref("GameAnswer"), "The game after the roll."),
+                          **_errors(400, 403, 404, 409, 413, 415)}}},
+        "/games/{game_id}/score": {"post": {
+            "summary": "Fill a box with the current dice", "parameters": [game_param, _LANG],
+            "requestBody": _body({"type": "object", "required": ["category", "roll"],
+                                  "properties": {**action, "category": {"type": "string"}}}),
+            "responses": {"200": _json(_ref("GameAnswer"), "The game after scoring."),
+                          **_errors(400, 403, 404, 409, 413, 415)}}},
+        "/games/{game_id}/share": {"get": {
+            "summary": "The spoiler-free share text of a finished game",
+            "parameters": [game_param, _LANG],
+            "responses": {"200": {"description": "Plain text.",
+                                  "content": {"text/plain": {"schema": {"type": "string"}}}},
+                          **_errors(403, 404, 409)}}},
+        "/games/{game_id}/proof": {"get": {
+            "summary": "The receipt's inclusion proof in its revealed date's root",
+            "parameters": [game_param],
+            "responses": {"200": _json({"type": "object",
+                                        "required": ["date", "ruleset", "receipt", "proof", "root",
+                                                     "entry"],
+                                        "properties": {"date": _DATE, "ruleset": _RULESET,
+                                                       "receipt": _ref("Receipt"),
+                                                       "proof": _ref("Proof"), "root": _HEX64,
+                                                       "entry": {"type": "integer"}}},
+                                       "The proof."), **_errors(403, 404)}}},
+        "/leaderboard/{date}/{ruleset}": {"get": {
+            "summary": "Top totals, the caller's rank and the distribution",
+            "parameters": [date_param, ruleset_param,
+                           {"name": "limit", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 100}}],
+            "responses": {"200": _json({"type": "object", "required": [
+                "date", "ruleset", "players", "top", "you", "distribution"], "properties": {
+                "date": _DATE, "ruleset": _RULESET, "players": {"type": "integer"},
+                "top": {"type": "array", "items": {"type": "object", "properties": {
+                    "rank": {"type": "integer"}, "player": {"type": "string"},
+                    "name": {"type": ["string", "null"]}, "total": {"type": "integer"}}}},
+                "you": {"oneOf": [{"type": "object", "properties": {
+                    "rank": {"type": "integer"}, "total": {"type": "integer"}}},
+                    {"type": "null"}]},
+                "distribution": {"type": "array", "items": {"type": "object", "properties": {
+                    "from": {"type": "integer"}, "to": {"type": "integer"},
+                    "count": {"type": "integer"}}}}}}, "The leaderboard."),
+                **_errors(400)}}},
+        "/ledger": {"get": {
+            "summary": "Every ledger entry",
+            "responses": {"200": _json({"type": "object", "required": ["entries"], "properties": {
+                "entries": {"type": "array", "items": _ref("LedgerEntry")}}}, "The ledger.")}}},
+        "/ledger/{date}": {"get": {
+            "summary": "A date's reveal entry", "parameters": [date_param],
+            "responses": {"200": _json({"type": "object", "required": ["entry"], "properties": {
+                "entry": _ref("LedgerEntry")}}, "The reveal."), **_errors(400, 404)}}},
+        "/days/{date}/{ruleset}/games": {"get": {
+            "summary": "Every game of a revealed date, for a public audit",
+            "parameters": [date_param, ruleset_param],
+            "responses": {"200": _json({"type": "object", "required": ["date", "ruleset", "games"],
+                                        "properties": {"date": _DATE, "ruleset": _RULESET,
+                                                       "games": {"type": "array", "items": {
+                                                           "type": "object", "properties": {
+                                                               "id": _GAME_ID,
+                                                               "player": {"type": "string"},
+                                                               "name": {"type": ["string",
+                                                                                 "null"]},
+                                                               "status": {"type": "string"},
+                                                               "transcript": {
+                                                                   "type": "array",
+                                                                   "items": _ref("Action")},
+                                                               "receipt": {"oneOf": [
+                                                                   _ref("Receipt"),
+                                                                   {"type": "null"}]}}}}}},
+                                       "The day's games."), **_errors(400, 404)}}},
+        "/verify": {"post": {
+            "summary": "Recompute a game against the ledger, check by check",
+            "requestBody": _body({"oneOf": [
+                {"type": "object", "required": ["game"], "properties": {"game": _GAME_ID}},
+                {"type": "object", "required": ["receipt", "transcript"], "properties": {
+                    "receipt": {"type": "object"}, "transcript": {"type": "array"},
+                    "proof": _ref("Proof")}}]}),
+            "responses": {"200": _json({"type": "object", "required": ["ok", "checks"],
+                                        "properties": {"ok": {"type": "boolean"},
+                                                       "checks": {"type": "array",
+                                                                  "items": _ref("Check")}}},
+                                       "The checks."), **_errors(400, 403, 404, 409, 413, 415)}}},
+        "/openapi.json": {"get": {
+            "summary": "This document",
+            "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1.")}}},
+    }
+
+
+def openapi_document() -> dict:
+    """The whole OpenAPI 3.1 document."""
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Yacht Daily API", "version": VERSION,
+                 "description": "The provably fair daily dice challenge. Contract: docs/api.md; "
+                                "published formats: FAIRNESS.md."},
+        "servers": [{"url": "/api/v1"}],
+        "paths": _paths(),
+        "components": {
+            "schemas": _SCHEMAS,
+            "responses": {
+                f"E{status}": _json(_ref("Error"), text) for status, text in _ERROR_TEXTS.items()
+            },
+        },
+    }

@@ -1,0 +1,47 @@
+"""Players: an anonymous id in the signed session cookie, and an optional display name."""
+
+import secrets
+
+from flask import session
+
+from .errors import ApiError
+
+NAME_MAX_LENGTH = 24
+
+
+def current_player() -> str | None:
+    """The player id of this request's cookie, or None before the first visit."""
+    player = session.get("player")
+    return player if isinstance(player, str) else None
+
+
+def ensure_player() -> str:
+    """The player id of this request, making one (and its long-lived cookie) if it has none."""
+    player = current_player()
+    if player is None:
+        player = secrets.token_hex(16)
+        session["player"] = player
+        session.permanent = True
+    return player
+
+
+def remembered_name() -> str | None:
+    """The display name this player last chose, if any."""
+    name = session.get("name")
+    return name if isinstance(name, str) else None
+
+
+def remember_name(name: str) -> None:
+    """Keep ``name`` in the player's cookie for their next games."""
+    session["name"] = name
+
+
+def validate_name(value) -> str:
+    """A display name: 1–24 printable characters, surrounding spaces removed; else a 400."""
+    if not isinstance(value, str):
+        raise ApiError(400, "invalid-name", "The name must be text.")
+    name = value.strip()
+    if not 1 <= len(name) <= NAME_MAX_LENGTH or not name.isprintable():
+        raise ApiError(400, "invalid-name",
+                       f"The name must be 1 to {NAME_MAX_LENGTH} printable characters.")
+    return name

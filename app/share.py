@@ -1,0 +1,48 @@
+"""The share text: plain, spoiler-free (no dice), the same in any locale's number format.
+
+    Yacht Daily 2026-11-29 - Yahtzee - 245 points
+    13 boxes: 11 scored, 2 zeroed - upper bonus reached - five of a kind: 1
+    https://example.org/play/yahtzee/2026-11-29
+"""
+
+from fairness import get_ruleset
+
+from .games import Played
+from .views import five_of_a_kind_count
+
+PRODUCT = "Yacht Daily"
+
+_TEXTS = {
+    "en": {
+        "title": "{product} {date} - {sheet} - {total} points",
+        "boxes": "{boxes} boxes: {scored} scored, {zeroed} zeroed",
+        "bonus_reached": "upper bonus reached",
+        "bonus_missed": "no upper bonus",
+        "five": "five of a kind: {count}",
+    },
+    "fr": {
+        "title": "{product} {date} - {sheet} - {total} points",
+        "boxes": "{boxes} cases : {scored} marquées, {zeroed} à zéro",
+        "bonus_reached": "bonus du haut obtenu",
+        "bonus_missed": "sans bonus du haut",
+        "five": "cinq identiques : {count}",
+    },
+}
+
+
+def share_text(played: Played, link: str, language: str) -> str:
+    """The share text of a finished game, in ``language`` (``en`` or ``fr``)."""
+    texts = _TEXTS.get(language, _TEXTS["en"])
+    game = played.game
+    ruleset = get_ruleset(game.ruleset)
+    totals = game.totals()
+    zeroed = sum(1 for points in game.boxes.values() if points == 0)
+    details = [texts["boxes"].format(boxes=len(ruleset.categories),
+                                     scored=len(game.boxes) - zeroed, zeroed=zeroed)]
+    if ruleset.upper_bonus:
+        details.append(texts["bonus_reached" if totals.upper_bonus else "bonus_missed"])
+    details.append(texts["five"].format(count=five_of_a_kind_count(played)))
+    title = texts["title"].format(product=PRODUCT, date=game.date,
+                                  sheet=ruleset.names.get(language, ruleset.names["en"]),
+                                  total=totals.total)
+    return "\n".join([title, " - ".join(details), link]) + "\n"

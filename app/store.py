@@ -1,0 +1,309 @@
+"""Redis storage: games, day indexes, leaderboards and the ledger.
+
+Every key carries a hash tag and no command or script spans two tags, so the same code runs on
+Redis Cluster: ``{g:<id>}`` (a game's record and transcript), ``{d:<date>}`` (a date's game
+index, leaderboards and, once revealed, receipt trees) and ``{ledger}`` (the ledger).
+A game's version is the length of its transcript; every action is one compare-and-set script
+on it. Values are canonical JSON.
+"""
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import redis
+from redis.cluster import RedisCluster
+
+from fairness import canonical_json
+
+CLUSTER_SCHEME = "redis+cluster://"
+SOCKET_TIMEOUT = 10.0
+READ_BATCH = 500
+
+LEDGER_ENTRIES = "{ledger}:entries"
+LEDGER_INDEX = "{ledger}:index"
+
+_LOAD_GAME = """
+local meta = redis.call('HGETALL', KEYS[1])
+if #meta == 0 then return false end
+return {meta, redis.call('LRANGE', KEYS[2], 0, -1)}
+"""
+
+_CREATE_GAME = """
+local created = 0
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('HSET', KEYS[1], 'ruleset', ARGV[1], 'date', ARGV[2], 'player', ARGV[3],
+             'name', ARGV[4], 'created_at', ARGV[5])
+  created = 1
+elseif ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[1], 'name', ARGV[4])
+end
+return {created, redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
+"""
+
+_APPEND_ACTION = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[1]) then
+  return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
+end
+redis.call('RPUSH', KEYS[2], ARGV[2])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'receipt', ARGV[3]) end
+return 1
+"""
+
+_APPEND_LEDGER = """
+if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+if ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[2], 'reveal:' .. ARGV[3]) == 1 then return 0 end
+redis.call('RPUSH', KEYS[1], ARGV[2])
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[2], 'reveal:' .. ARGV[3], ARGV[1], 'revealed', ARGV[3])
+end
+return 1
+"""
+
+_STORE_LEAVES = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('RPUSH', KEYS[1], unpack(ARGV))
+return 1
+"""
+
+
+def connect(url: str):
+    """A client for ``url``: ``redis+cluster://host:port`` selects Redis Cluster."""
+    options = {"decode_responses": True, "socket_timeout": SOCKET_TIMEOUT,
+               "socket_connect_timeout": SOCKET_TIMEOUT}
+    if url.startswith(CLUSTER_SCHEME):
+        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], **options)
+    return redis.Redis.from_url(url, health_check_interval=30, **options)
+
+
+def game_key(game_id: str) -> str:
+    """The hash holding a game's ruleset, date, player, name and receipt."""
+    return f"{{g:{game_id}}}"
+
+
+def transcript_key(game_id: str) -> str:
+    """The list holding a game's transcript, one canonical JSON action per item."""
+    return f"{{g:{game_id}}}:t"
+
+
+def day_games_key(date: str, ruleset: str) -> str:
+    """The set of the ids of every game of (date, ruleset)."""
+    return f"{{d:{date}}}:games:{ruleset}"
+
+
+def board_key(date: str, ruleset: str) -> str:
+    """The leaderboard of (date, ruleset): finished game ids scored by their total."""
+    return f"{{d:{date}}}:board:{ruleset}"
+
+
+def leaves_key(date: str, ruleset: str) -> str:
+    """The signed receipts of (date, ruleset) in Merkle leaf order, written at the reveal."""
+    return f"{{d:{date}}}:leaves:{ruleset}"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A stored game: who plays what, the transcript so far and, once finished, its receipt."""
+
+    id: str
+    ruleset: str
+    date: str
+    player: str
+    name: str
+    transcript: tuple[Mapping, ...]
+    receipt: Mapping | None
+
+    @property
+    def version(self) -> int:
+        """The number of actions applied: the next action's number."""
+        return len(self.transcript)
+
+
+@dataclass(frozen=True)
+class Board:
+    """One page of a leaderboard read from Redis."""
+
+    players: int
+    top: list[tuple[str, int]]
+    own_total: int | None
+    own_rank: int | None
+
+
+class Store:
+    """The Redis operations of the service, each at most one round trip."""
+
+    def __init__(self, client):
+        """Bind to a redis-py client (plain or cluster) and register the scripts."""
+        self.client = client
+        self._load_game = client.register_script(_LOAD_GAME)
+        self._create_game = client.register_script(_CREATE_GAME)
+        self._append_action = client.register_script(_APPEND_ACTION)
+        self._append_ledger = client.register_script(_APPEND_LEDGER)
+        self._store_leaves = client.register_script(_STORE_LEAVES)
+
+    # Games
+
+    def create_or_load_game(self, game_id: str, *, ruleset: str, date: str, player: str,
+                            name: str | None, created_at: str) -> tuple[bool, GameRecord]:
+        """Create the game unless it exists (then set its name if given); index it under its date.
+
+        Returns (created, record). One round trip: the index SADD and the script are pipelined.
+        """
+        pipe = self.client.pipeline(transaction=False)
+        pipe.sadd(day_games_key(date, ruleset), game_id)
+        self._create_game(
+            keys=[game_key(game_id), transcript_key(game_id)],
+            args=[ruleset, date, player, name or "", created_at],
+            client=pipe,
+        )
+        _, (created, meta, transcript) = pipe.execute()
+        return bool(created), _record(game_id, meta, transcript)
+
+    def load_game(self, game_id: str) -> GameRecord | None:
+        """The stored game, or None."""
+        reply = self._load_game(keys=[game_key(game_id), transcript_key(game_id)])
+        return None if reply is None else _record(game_id, *reply)
+
+    def load_games(self, game_ids: Iterable[str]) -> list[GameRecord]:
+        """The stored games among ``game_ids``, read in pipelined batches."""
+        ids = list(game_ids)
+        records = []
+        for start in range(0, len(ids), READ_BATCH):
+            batch = ids[start:start + READ_BATCH]
+            pipe = self.client.pipeline(transaction=False)
+            for game_id in batch:
+                self._load_game(keys=[game_key(game_id), transcript_key(game_id)], client=pipe)
+            for game_id, reply in zip(batch, pipe.execute(), strict=True):
+                if reply is not None:
+                    records.append(_record(game_id, *reply))
+        return records
+
+    def append_action(self, game_id: str, expected_version: int, entry: Mapping,
+                      receipt: Mapping | None) -> GameRecord | None:
+        """Append ``entry`` (and store ``receipt``) if the game is still at ``expected_version``.
+
+        Returns None when applied, else the game as it now stands. Raises KeyError when the
+        game does not exist.
+        """
+        reply = self._append_action(
+            keys=[game_key(game_id), transcript_key(game_id)],
+            args=[expected_version, _encode(entry), _encode(receipt) if receipt else ""],
+        )
+        if reply is None:
+            raise KeyError(game_id)
+        if reply == 1:
+            return None
+        return _record(game_id, *reply)
+
+    def existing_games(self, game_ids: Sequence[str]) -> set[str]:
+        """Those of ``game_ids`` that exist."""
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.exists(game_key(game_id))
+        return {game_id for game_id, found in zip(game_ids, pipe.execute(), strict=True) if found}
+
+    def day_game_ids(self, date: str, ruleset: str) -> set[str]:
+        """The ids of every game started on (date, ruleset)."""
+        return self.client.smembers(day_games_key(date, ruleset))
+
+    # Leaderboards
+
+    def rank_finished(self, date: str, ruleset: str, totals: Mapping[str, int]) -> None:
+        """Put finished games on the (date, ruleset) leaderboard (idempotent)."""
+        if totals:
+            self.client.zadd(board_key(date, ruleset), dict(totals))
+
+    def board(self, date: str, ruleset: str, limit: int, own_game: str | None) -> Board:
+        """The player count, the ``limit`` best (game id, total) and the caller's total and rank."""
+        key = board_key(date, ruleset)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zcard(key)
+        pipe.zrevrange(key, 0, limit - 1, withscores=True)
+        pipe.zscore(key, own_game or "")
+        players, top, own_score = pipe.execute()
+        own_rank = None
+        if own_score is not None:
+            own_rank = self.client.zcount(key, f"({own_score}", "+inf") + 1
+        return Board(
+            players=players,
+            top=[(game_id, int(score)) for game_id, score in top],
+            own_total=None if own_score is None else int(own_score),
+            own_rank=own_rank,
+        )
+
+    def count_between(self, date: str, ruleset: str,
+                      bounds: Sequence[tuple[int, int]]) -> list[int]:
+        """How many totals of the leaderboard fall in each inclusive (low, high) range."""
+        pipe = self.client.pipeline(transaction=False)
+        for low, high in bounds:
+            pipe.zcount(board_key(date, ruleset), low, high)
+        return pipe.execute()
+
+    def names(self, game_ids: Sequence[str]) -> list[tuple[str, str]]:
+        """The (player pseudonym, display name) of each game, in order."""
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(game_key(game_id), "player", "name")
+        return [(player or "", name or "") for player, name in pipe.execute()]
+
+    # Receipt trees
+
+    def store_leaves(self, date: str, ruleset: str, receipts: Sequence[Mapping]) -> None:
+        """Keep a revealed day's receipts in leaf order (written once; a racing copy is equal)."""
+        if receipts:
+            self._store_leaves(keys=[leaves_key(date, ruleset)],
+                               args=[_encode(receipt) for receipt in receipts])
+
+    def leaves(self, date: str, ruleset: str) -> list[dict]:
+        """A revealed day's receipts in leaf order."""
+        return [json.loads(item) for item in self.client.lrange(leaves_key(date, ruleset), 0, -1)]
+
+    # Ledger
+
+    def ledger_entries(self) -> list[dict]:
+        """Every ledger entry, in order."""
+        return [json.loads(item) for item in self.client.lrange(LEDGER_ENTRIES, 0, -1)]
+
+    def ledger_entry(self, seq: int) -> dict | None:
+        """The entry at position ``seq``, or None."""
+        item = self.client.lindex(LEDGER_ENTRIES, seq)
+        return None if item is None else json.loads(item)
+
+    def append_ledger(self, seq: int, entry: Mapping, revealed_date: str | None = None) -> bool:
+        """Append ``entry`` if the ledger still has exactly ``seq`` entries (and, for a reveal,
+        the date is not revealed yet). Returns whether it was appended."""
+        reply = self._append_ledger(
+            keys=[LEDGER_ENTRIES, LEDGER_INDEX],
+            args=[seq, _encode(entry), revealed_date or ""],
+        )
+        return reply == 1
+
+    def reveal_seq(self, date: str) -> int | None:
+        """The ledger position of ``date``'s reveal, or None before it."""
+        seq = self.client.hget(LEDGER_INDEX, f"reveal:{date}")
+        return None if seq is None else int(seq)
+
+    def last_revealed(self) -> str | None:
+        """The latest revealed date, or None."""
+        return self.client.hget(LEDGER_INDEX, "revealed")
+
+
+def _encode(value: Mapping) -> str:
+    """Canonical JSON text of a stored value."""
+    return canonical_json(dict(value)).decode()
+
+
+def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> GameRecord:
+    """A GameRecord from a script's flat HGETALL reply and LRANGE reply."""
+    fields = dict(zip(meta[::2], meta[1::2], strict=True))
+    receipt = fields.get("receipt")
+    return GameRecord(
+        id=game_id,
+        ruleset=fields["ruleset"],
+        date=fields["date"],
+        player=fields["player"],
+        name=fields.get("name", ""),
+        transcript=tuple(json.loads(item) for item in transcript),
+        receipt=json.loads(receipt) if receipt else None,
+    )

@@ -1,0 +1,87 @@
+"""The JSON shapes of the API: sheets, challenges, game states (docs/api.md)."""
+
+import datetime as dt
+
+from fairness import DAILY_RULESETS, Ruleset, get_ruleset
+from fairness.scoring import is_five_of_a_kind
+
+from .clock import format_timestamp
+from .days import DayWindow
+from .games import PLAYING, Played
+
+
+def ruleset_json(ruleset: Ruleset) -> dict:
+    """A sheet with its boxes, names and rules in both languages."""
+    return {
+        "id": ruleset.id,
+        "names": dict(ruleset.names),
+        "upper_bonus": ruleset.upper_bonus,
+        "extra_bonus": ruleset.extra_bonus,
+        "joker": ruleset.joker,
+        "categories": [
+            {"id": c.id, "section": c.section, "names": dict(c.names), "rule": dict(c.rule)}
+            for c in ruleset.categories
+        ],
+    }
+
+
+def rulesets_json() -> dict:
+    """The daily sheets, in order."""
+    return {"rulesets": [ruleset_json(get_ruleset(r)) for r in DAILY_RULESETS]}
+
+
+def window_json(window: DayWindow) -> dict:
+    """A date's four instants."""
+    return {
+        "opens_at": format_timestamp(window.opens_at),
+        "ends_at": format_timestamp(window.ends_at),
+        "closes_at": format_timestamp(window.closes_at),
+        "reveal_at": format_timestamp(window.reveal_at),
+    }
+
+
+def game_state(played: Played, now: dt.datetime, language: str) -> dict:
+    """A game as the API shows it, its restriction message in ``language``."""
+    record, game = played.record, played.game
+    status = played.status(now)
+    placement = game.placement() if status == PLAYING else None
+    ruleset = get_ruleset(record.ruleset)
+    return {
+        "id": record.id,
+        "date": record.date,
+        "ruleset": record.ruleset,
+        "player": record.player,
+        "name": record.name or None,
+        "status": status,
+        "next_action": game.next_action,
+        "turn": min(game.turn, len(ruleset.categories)),
+        "turns": len(ruleset.categories),
+        "dice": list(game.dice) if game.dice is not None else None,
+        "rolls_in_turn": game.rolls_in_turn,
+        "rolls_left": game.rolls_left if status == PLAYING else 0,
+        "boxes": dict(game.boxes),
+        "allowed": list(placement.allowed) if placement else [],
+        "previews": game.previews() if placement else {},
+        "restriction": _restriction(placement, language),
+        "totals": game.totals().as_dict(),
+        "transcript": [dict(entry) for entry in record.transcript],
+        "receipt": dict(record.receipt) if record.receipt else None,
+    }
+
+
+def five_of_a_kind_count(played: Played) -> int:
+    """How many times the game scored five of a kind."""
+    count, dice = 0, None
+    for entry in played.record.transcript:
+        if entry["action"] == "roll":
+            dice = entry["dice"]
+        elif dice is not None and is_five_of_a_kind(dice):
+            count += 1
+    return count
+
+
+def _restriction(placement, language: str) -> dict | None:
+    """The Joker restriction on the current dice, explained in ``language``."""
+    if placement is None or placement.restriction is None:
+        return None
+    return {"code": placement.restriction, "message": placement.reason(language)}
