@@ -1,0 +1,93 @@
+// A small client for the JSON API (docs/api.md): JSON in and out, typed errors, safe retries.
+
+const BASE = "/api/v1";
+const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+const MAX_RETRY_WAIT_MS = 4000;
+
+/** An API refusal (`status` > 0) or a network failure (`status` 0). */
+export class ApiError extends Error {
+  constructor(status, code, message, body) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.body = body;
+  }
+}
+
+function withLanguage(path) {
+  const separator = path.includes("?") ? "&" : "?";
+  const lang = encodeURIComponent(document.documentElement.lang || "en");
+  return `${BASE}${path}${separator}lang=${lang}`;
+}
+
+function pause(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function retryDelay(response, attempt) {
+  const header = Number(response?.headers.get("Retry-After"));
+  const fallback = 300 * 2 ** attempt;
+  return Math.min(Number.isFinite(header) && header > 0 ? header * 1000 : fallback, MAX_RETRY_WAIT_MS);
+}
+
+async function readBody(response) {
+  const text = await response.text();
+  if ((response.headers.get("Content-Type") || "").includes("json")) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return null;
+    }
+  }
+  return text;
+}
+
+/**
+ * Send one request and return its body (parsed JSON, or text). Network failures and 502-504
+ * are retried `retries` times with the very same body: the action number in it makes a
+ * retried roll harmless.
+ */
+export async function request(method, path, { body, retries = 0 } = {}) {
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  for (let attempt = 0; ; attempt += 1) {
+    let response;
+    try {
+      response = await fetch(withLanguage(path), init);
+    } catch (error) {
+      if (attempt < retries) {
+        await pause(retryDelay(null, attempt));
+        continue;
+      }
+      throw new ApiError(0, "network", error.message, null);
+    }
+    if (RETRYABLE_STATUSES.has(response.status) && attempt < retries) {
+      await pause(retryDelay(response, attempt));
+      continue;
+    }
+    const data = await readBody(response);
+    if (!response.ok) {
+      const error = data && typeof data === "object" ? data.error || {} : {};
+      throw new ApiError(
+        response.status,
+        error.code || `http-${response.status}`,
+        error.message || response.statusText,
+        data,
+      );
+    }
+    return data;
+  }
+}
+
+/** GET a JSON document. */
+export function getJson(path, options = {}) {
+  return request("GET", path, options);
+}
+
+/** POST a JSON body. */
+export function postJson(path, body, options = {}) {
+  return request("POST", path, { ...options, body });
+}

@@ -1,0 +1,62 @@
+// Calendar dates as the API writes them (YYYY-MM-DD) and durations as the pages show them.
+
+import { t } from "./i18n.js";
+
+function pad(number) {
+  return String(number).padStart(2, "0");
+}
+
+/** The browser's local calendar date: the day the player is living, which the API plays. */
+export function localDate(now = new Date()) {
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** True for a well-formed YYYY-MM-DD string. */
+export function isIsoDate(text) {
+  return typeof text === "string" && /^\d{4}-\d{2}-\d{2}$/.test(text);
+}
+
+function dateAtUtcMidnight(isoDate) {
+  return new Date(`${isoDate}T00:00:00Z`);
+}
+
+/** The ISO date `days` days after `isoDate` (negative: before). */
+export function addDays(isoDate, days) {
+  const moment = dateAtUtcMidnight(isoDate);
+  moment.setUTCDate(moment.getUTCDate() + days);
+  return moment.toISOString().slice(0, 10);
+}
+
+/** A date written out in the page language, e.g. "dimanche 29 novembre 2026". */
+export function longDate(isoDate, lang) {
+  return new Intl.DateTimeFormat(lang, { dateStyle: "full", timeZone: "UTC" }).format(
+    dateAtUtcMidnight(isoDate),
+  );
+}
+
+/** A UTC instant in the reader's local time, e.g. "30 nov. 2026, 13:01". */
+export function localTime(isoInstant, lang) {
+  return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(
+    new Date(isoInstant),
+  );
+}
+
+/** The time until the next local midnight, in milliseconds. */
+export function msUntilTomorrow(now = new Date()) {
+  const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+  return midnight - now;
+}
+
+/** A countdown: "05:03:12", or "1 d 05:03:12" (in the page language) past a day. */
+export function duration(ms) {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const days = Math.floor(seconds / 86400);
+  const clock = [
+    Math.floor((seconds % 86400) / 3600),
+    Math.floor((seconds % 3600) / 60),
+    seconds % 60,
+  ]
+    .map(pad)
+    .join(":");
+  return days > 0 ? `${t("daysShort", { d: days })} ${clock}` : clock;
+}

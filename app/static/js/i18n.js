@@ -1,0 +1,30 @@
+// The page's translated sentences, handed over by the server as JSON (#messages).
+
+let cache = null;
+
+/** All messages of the current page language. */
+export function messages() {
+  if (cache === null) {
+    const block = document.getElementById("messages");
+    cache = block ? JSON.parse(block.textContent) : {};
+  }
+  return cache;
+}
+
+/** The message `key` with each `{name}` replaced by `values[name]`. */
+export function t(key, values = {}) {
+  const template = messages()[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (match, name) =>
+    Object.hasOwn(values, name) ? String(values[name]) : match,
+  );
+}
+
+/** "1 roll left" / "3 rolls left": the singular message for 1, the plural one otherwise. */
+export function plural(count, oneKey, manyKey) {
+  return count === 1 ? t(oneKey, { n: count }) : t(manyKey, { n: count });
+}
+
+/** The page language ("en" or "fr"). */
+export function language() {
+  return document.documentElement.lang || "en";
+}

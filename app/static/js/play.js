@@ -1,0 +1,394 @@
+// The play page: five dice to hold, a Roll button, the score sheet with previews, the end card.
+// The server holds the game; this page shows its state and sends actions with their number,
+// so a double click or a retried request never costs a roll.
+
+import { ApiError, getJson, postJson, request } from "./api.js";
+import { isIsoDate, localDate, longDate } from "./dates.js";
+import { language, plural, t } from "./i18n.js";
+import { setUpSharing } from "./share.js";
+import { clearHolds, loadHolds, playerName, saveGame, saveHolds } from "./store.js";
+
+const root = document.querySelector("[data-play]");
+const lang = language();
+const ruleset = root.dataset.ruleset;
+const upperBonus = Number(root.dataset.upperBonus);
+const threshold = Number(root.dataset.threshold);
+const diceButtons = [...root.querySelectorAll("[data-die]")];
+const rollButton = root.querySelector("[data-roll]");
+const rollLabel = root.querySelector("[data-roll-label]");
+const rollsLeftText = root.querySelector("[data-rolls-left-text]");
+const rollPips = [...root.querySelectorAll(".rolls-left i")];
+const statusLine = root.querySelector("[data-status]");
+const board = root.querySelector("[data-board]");
+const endCard = root.querySelector("[data-endgame]");
+const boxButtons = [...root.querySelectorAll("[data-box]")];
+const upperBoxes = boxButtons.slice(0, 6).map((button) => button.dataset.box);
+const NO_HOLD = [false, false, false, false, false];
+const RETRIES = 3;
+
+let game = null;
+let holds = [...NO_HOLD];
+let busy = false;
+let message = { text: t("loading"), kind: "" };
+let shareTextPromise = null;
+
+function setText(selector, text) {
+  for (const element of root.querySelectorAll(selector)) {
+    element.textContent = text;
+  }
+}
+
+function hasDice() {
+  return game?.status === "playing" && Array.isArray(game.dice);
+}
+
+function canRoll() {
+  return !busy && game?.status === "playing" && game.rolls_left > 0;
+}
+
+function canHold() {
+  return !busy && hasDice() && game.rolls_left > 0;
+}
+
+// ---------- rendering ----------
+
+function renderDice() {
+  diceButtons.forEach((button, position) => {
+    const face = hasDice() ? game.dice[position] : 0;
+    const held = hasDice() && holds[position];
+    button.dataset.face = String(face);
+    button.setAttribute("aria-pressed", String(held));
+    button.disabled = !hasDice();
+    button.setAttribute("aria-disabled", String(!canHold()));
+    const label = face
+      ? t("die", { n: position + 1, face })
+      : t("dieBlank", { n: position + 1 });
+    button.setAttribute("aria-label", held ? `${label}, ${t("held")}` : label);
+  });
+}
+
+function renderRollButton() {
+  const left = game?.status === "playing" ? game.rolls_left : 0;
+  rollButton.setAttribute("aria-disabled", String(!canRoll()));
+  rollLabel.textContent = busy ? t("rolling") : t("roll");
+  rollsLeftText.textContent =
+    left === 0 ? t("rollsLeftNone") : plural(left, "rollsLeftOne", "rollsLeftMany");
+  rollPips.forEach((pip, index) => pip.classList.toggle("spent", index >= left));
+}
+
+function boxLabel(button, state) {
+  const name = button.dataset.name;
+  if (state.filled) {
+    return t("boxFilled", { name, points: state.points });
+  }
+  if (state.allowed) {
+    return t("boxPreview", { name, points: state.points });
+  }
+  return state.forbidden ? t("boxForbidden", { name }) : t("boxFree", { name });
+}
+
+function renderSheet() {
+  for (const button of boxButtons) {
+    const id = button.dataset.box;
+    const filled = Object.hasOwn(game.boxes, id);
+    const allowed = !filled && hasDice() && game.allowed.includes(id);
+    const forbidden = !filled && hasDice() && !allowed;
+    const points = filled ? game.boxes[id] : allowed ? game.previews[id] : null;
+    button.classList.toggle("filled", filled);
+    button.classList.toggle("free", !filled);
+    button.classList.toggle("playable", allowed);
+    button.classList.toggle("forbidden", forbidden);
+    button.disabled = !allowed;
+    button.querySelector("[data-score]").textContent =
+      points !== null ? String(points) : forbidden ? "—" : "";
+    button.setAttribute("aria-label", boxLabel(button, { filled, allowed, forbidden, points }));
+  }
+  for (const [key, value] of Object.entries(game.totals)) {
+    setText(`[data-total="${key}"]`, String(value));
+  }
+}
+
+function renderProgress() {
+  const turnText = t("turnOf", { turn: Math.min(game.turn, game.turns), turns: game.turns });
+  setText("[data-turn-label]", turnText);
+  setText("[data-turn-short]", game.status === "playing" ? turnText : "");
+  const bar = root.querySelector("[data-bonus-bar]");
+  if (!bar) {
+    return;
+  }
+  const upper = game.totals.upper;
+  bar.setAttribute("aria-valuenow", String(Math.min(upper, threshold)));
+  bar.classList.toggle("done", upper >= threshold);
+  bar.firstElementChild.style.width = `${Math.min(100, (100 * upper) / threshold)}%`;
+  setText("[data-upper-progress]", String(upper));
+  const free = upperBoxes.filter((id) => !Object.hasOwn(game.boxes, id));
+  const bestStillPossible = free.reduce((sum, id) => sum + 5 * (upperBoxes.indexOf(id) + 1), 0);
+  let bonusNote;
+  if (upper >= threshold) {
+    bonusNote = t("bonusReached", { bonus: upperBonus });
+  } else if (upper + bestStillPossible < threshold) {
+    bonusNote = t("bonusOut");
+  } else {
+    bonusNote = t("bonusMissing", { missing: threshold - upper, bonus: upperBonus });
+  }
+  setText("[data-bonus-note]", bonusNote);
+  const par = upperBoxes
+    .filter((id) => Object.hasOwn(game.boxes, id))
+    .reduce((sum, id) => sum + 3 * (upperBoxes.indexOf(id) + 1), 0);
+  const pace = upper - par;
+  const paceNote =
+    pace > 0 ? t("paceAhead", { n: `+${pace}` }) : pace < 0 ? t("paceBehind", { n: pace }) : t("paceEven");
+  setText("[data-pace-note]", free.length < 6 && upper < threshold ? paceNote : "");
+}
+
+function guidance() {
+  if (game.status === "abandoned") {
+    return t("abandoned");
+  }
+  if (game.status !== "playing") {
+    return "";
+  }
+  if (!hasDice()) {
+    return t("turnStart", { turn: game.turn, turns: game.turns });
+  }
+  if (game.restriction) {
+    return game.restriction.message;
+  }
+  return game.rolls_left > 0 ? t("afterRoll") : t("lastRoll");
+}
+
+function renderStatus() {
+  const kind = message.kind || (hasDice() && game.restriction ? "restriction" : "");
+  statusLine.className = `status-line${kind ? ` ${kind}` : ""}`;
+  statusLine.textContent = message.text || guidance();
+}
+
+function render() {
+  renderDice();
+  renderRollButton();
+  if (game) {
+    renderSheet();
+    renderProgress();
+  }
+  renderStatus();
+}
+
+// ---------- end of game ----------
+
+function shareText() {
+  shareTextPromise ??= request("GET", `/games/${encodeURIComponent(game.id)}/share`).then(String);
+  return shareTextPromise;
+}
+
+function showEnd({ focus }) {
+  saveGame(game);
+  clearHolds(game.id);
+  board.hidden = true;
+  endCard.hidden = false;
+  endCard.querySelector("[data-end-total]").textContent = String(game.totals.total);
+  for (const element of endCard.querySelectorAll("[data-end]")) {
+    element.textContent = String(game.totals[element.dataset.end]);
+  }
+  endCard.querySelector("[data-results-link]").href =
+    `/results/${encodeURIComponent(game.date)}/${encodeURIComponent(game.ruleset)}`;
+  endCard.querySelector("[data-verify-link]").href = `/verify?game=${encodeURIComponent(game.id)}`;
+  shareText().catch(() => {});
+  if (focus) {
+    endCard.querySelector("#end-title").focus();
+  }
+}
+
+// ---------- actions ----------
+
+function describe(error) {
+  if (error instanceof ApiError && error.status === 0) {
+    return t("errorNetwork");
+  }
+  return t("errorServer", { message: error.message });
+}
+
+function tumble(previousDice, heldBefore) {
+  diceButtons.forEach((button, position) => {
+    if (!heldBefore[position] || previousDice === null) {
+      button.classList.remove("tumbling");
+      void button.offsetWidth;
+      button.classList.add("tumbling");
+    }
+  });
+}
+
+function adopt(state) {
+  const finishedNow = game?.status === "playing" && state.status === "finished";
+  game = state;
+  if (game.status === "finished") {
+    render();
+    showEnd({ focus: finishedNow });
+  }
+}
+
+async function act(kind, body) {
+  busy = true;
+  message = { text: "", kind: "" };
+  render();
+  const before = game;
+  try {
+    const data = await postJson(
+      `/games/${encodeURIComponent(game.id)}/${kind}`,
+      { ...body, roll: game.next_action },
+      { retries: RETRIES },
+    );
+    adopt(data.game);
+    return before;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409 && error.body?.game) {
+      adopt(error.body.game);
+      message = { text: t("resynced"), kind: "" };
+    } else {
+      message = { text: describe(error), kind: "error" };
+    }
+    return null;
+  } finally {
+    busy = false;
+    if (game.status === "playing") {
+      if (!hasDice()) {
+        holds = [...NO_HOLD];
+      }
+      saveHolds(game.id, game.next_action, holds);
+    }
+    render();
+  }
+}
+
+async function roll() {
+  if (!canRoll()) {
+    return;
+  }
+  const heldBefore = hasDice() ? [...holds] : [...NO_HOLD];
+  const previousDice = game.dice;
+  const before = await act("roll", { hold: heldBefore });
+  if (before && game.dice) {
+    tumble(previousDice, heldBefore);
+    const left = game.rolls_left;
+    const rolled = t("rolled", { dice: game.dice.join(", ") });
+    const leftText = left === 0 ? t("rollsLeftNone") : plural(left, "rollsLeftOne", "rollsLeftMany");
+    if (!game.restriction) {
+      message = { text: `${rolled} ${leftText}.`, kind: "" };
+      renderStatus();
+      message = { text: "", kind: "" };
+    }
+  }
+}
+
+async function score(box) {
+  if (busy || !hasDice() || !game.allowed.includes(box)) {
+    return;
+  }
+  const keyboardInSheet = document.activeElement?.closest?.("[data-box]");
+  const before = await act("score", { category: box });
+  if (before) {
+    const button = boxButtons.find((candidate) => candidate.dataset.box === box);
+    button.classList.remove("just-filled");
+    void button.offsetWidth;
+    button.classList.add("just-filled");
+    if (game.status === "playing") {
+      message = { text: t("scored", { points: game.boxes[box], name: button.dataset.name }), kind: "" };
+      renderStatus();
+      message = { text: "", kind: "" };
+      if (keyboardInSheet) {
+        rollButton.focus();
+      }
+    }
+  }
+}
+
+function toggleHold(position) {
+  if (!canHold()) {
+    return;
+  }
+  holds[position] = !holds[position];
+  saveHolds(game.id, game.next_action, holds);
+  renderDice();
+}
+
+// ---------- input ----------
+
+function moveInSheet(from, step) {
+  const enabled = boxButtons.filter((button) => !button.disabled);
+  const index = enabled.indexOf(from);
+  const next = enabled[(index + step + enabled.length) % enabled.length];
+  next?.focus();
+}
+
+function onKeyDown(event) {
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || !game) {
+    return;
+  }
+  const target = event.target instanceof Element ? event.target : document.body;
+  if (target.closest("input, textarea, select, [contenteditable='true']")) {
+    return;
+  }
+  if (/^[1-5]$/.test(event.key)) {
+    event.preventDefault();
+    toggleHold(Number(event.key) - 1);
+    return;
+  }
+  const box = target.closest("[data-box]");
+  if (box && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
+    event.preventDefault();
+    moveInSheet(box, event.key === "ArrowDown" ? 1 : -1);
+    return;
+  }
+  if ((event.key === " " || event.key === "Enter") && !target.closest("button, a, summary")) {
+    event.preventDefault();
+    roll();
+  }
+}
+
+function wireInputs() {
+  rollButton.addEventListener("click", roll);
+  diceButtons.forEach((button, position) => {
+    button.addEventListener("click", () => toggleHold(position));
+  });
+  for (const button of boxButtons) {
+    button.addEventListener("click", () => score(button.dataset.box));
+  }
+  document.addEventListener("keydown", onKeyDown);
+  setUpSharing(endCard, shareText);
+}
+
+// ---------- start ----------
+
+function requestedDate() {
+  const asked = new URLSearchParams(window.location.search).get("date");
+  return isIsoDate(asked) ? asked : localDate();
+}
+
+async function openGame() {
+  const askedGame = new URLSearchParams(window.location.search).get("game");
+  if (askedGame) {
+    return (await getJson(`/games/${encodeURIComponent(askedGame)}`)).game;
+  }
+  const name = playerName();
+  const body = { ruleset, date: requestedDate(), ...(name ? { name } : {}) };
+  return (await postJson("/games", body, { retries: RETRIES })).game;
+}
+
+async function start() {
+  wireInputs();
+  try {
+    game = await openGame();
+  } catch (error) {
+    message = { text: describe(error), kind: "error" };
+    render();
+    return;
+  }
+  setText("[data-date-label]", longDate(game.date, lang));
+  holds = (hasDice() && loadHolds(game.id, game.next_action)) || [...NO_HOLD];
+  message = { text: "", kind: "" };
+  render();
+  if (game.status === "finished") {
+    showEnd({ focus: false });
+  }
+}
+
+start();

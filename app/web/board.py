@@ -1,0 +1,89 @@
+"""What the results and ledger pages show, read from the same services as the JSON API."""
+
+import datetime as dt
+
+from flask import current_app
+from flask_babel import gettext as _
+
+from fairness import parse_date
+from fairness.ledger import EPOCH_TYPE, REVEAL_TYPE
+
+from .. import players
+from ..clock import format_timestamp
+from ..days import CLOSED, OPEN, REVEALED, UPCOMING
+from ..services import services
+
+LEDGER_DAYS_SHOWN = 60
+LATEST_OFFSET = dt.timedelta(hours=14)
+
+
+def status_label(status: str) -> str:
+    """A date's status in the reader's language."""
+    return {
+        UPCOMING: _("Coming up"),
+        OPEN: _("Open"),
+        CLOSED: _("Closed, reveal soon"),
+        REVEALED: _("Revealed"),
+    }[status]
+
+
+def today() -> str:
+    """The current UTC date on the service's clock."""
+    return services().now().date().isoformat()
+
+
+def standings(date: str, ruleset: str) -> dict:
+    """The API's leaderboard of (date, sheet), plus the reader's own pseudonym to mark their row.
+
+    The leaderboard is the API's own answer (same ranks, same buckets), rendered server-side.
+    """
+    view = current_app.view_functions["api.leaderboard"]
+    board = view(date=date, ruleset=ruleset).get_json()
+    player = players.current_player()
+    board["you_player"] = services().secrets.pseudonym(player) if player else None
+    return board
+
+
+def day_summary(date: str) -> dict:
+    """A date's status, reveal time and neighbours, for the results page."""
+    svc = services()
+    svc.prepare()
+    window = svc.games.window(date)
+    status = window.status(svc.now(), svc.ledger.is_revealed(date))
+    day = parse_date(date)
+    return {
+        "status": status,
+        "status_label": status_label(status),
+        "reveal_at": format_timestamp(window.reveal_at),
+        "previous": (day - dt.timedelta(days=1)).isoformat(),
+        "next": (day + dt.timedelta(days=1)).isoformat(),
+    }
+
+
+def ledger_overview() -> dict:
+    """The epoch entries, and the latest dates of the epoch with their status and reveal entry."""
+    svc = services()
+    svc.prepare()
+    entries = svc.ledger.entries()
+    reveals = {entry["date"]: entry for entry in entries if entry.get("type") == REVEAL_TYPE}
+    epoch = svc.secrets.epoch
+    now = svc.now()
+    start = parse_date(epoch.start)
+    last = min((now + LATEST_OFFSET).date(), parse_date(epoch.end))
+    first = max(start, last - dt.timedelta(days=LEDGER_DAYS_SHOWN - 1))
+    days = []
+    for offset in range((last - first).days + 1):
+        date = (last - dt.timedelta(days=offset)).isoformat()
+        window = svc.games.window(date)
+        status = window.status(now, date in reveals)
+        days.append({
+            "date": date,
+            "status": status,
+            "status_label": status_label(status),
+            "reveal_at": format_timestamp(window.reveal_at),
+            "entry": reveals.get(date),
+        })
+    return {
+        "epochs": [entry for entry in entries if entry.get("type") == EPOCH_TYPE],
+        "days": days,
+    }

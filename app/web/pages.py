@@ -1,0 +1,190 @@
+"""The HTML pages: thin routes that gather what a template shows.
+
+The pages read the same services as the JSON API; everything a player does happens in the
+browser through the API (``static/js/``), so these routes only render.
+"""
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    send_from_directory,
+    url_for,
+)
+from flask_babel import format_date
+from flask_babel import gettext as _
+
+from fairness import InvalidDate, parse_date
+
+from . import board
+from .histogram import histogram
+from .locale import LANGUAGES
+from .messages import script_messages
+from .sheets_view import daily_sheets, is_daily, language, sheet_view
+
+bp = Blueprint("web", __name__)
+
+
+def nav_items() -> list[tuple[str, str, str]]:
+    """The main menu: (page name, endpoint, label)."""
+    return [
+        ("home", "web.home", _("Today")),
+        ("results", "web.results_latest", _("Results")),
+        ("rules", "web.rules_index", _("Rules")),
+        ("fairness", "web.fairness", _("Fairness")),
+        ("verify", "web.verify", _("Verify")),
+        ("ledger", "web.ledger", _("Ledger")),
+    ]
+
+
+def lang_url(code: str) -> str:
+    """This page's address with ``?lang=code``, keeping the other query parameters."""
+    params = {key: value for key, value in request.args.items() if key != "lang"}
+    params["lang"] = code
+    return f"{request.path}?{urlencode(params)}"
+
+
+def long_date(date: str) -> str:
+    """A YYYY-MM-DD date written out in the reader's language."""
+    return format_date(parse_date(date), format="full")
+
+
+@bp.app_context_processor
+def page_context() -> dict:
+    """What every template may use: the language, the menu, the script messages."""
+    if request.blueprint != bp.name:
+        return {}
+    return {
+        "lang": language(),
+        "languages": LANGUAGES,
+        "lang_url": lang_url,
+        "nav_items": nav_items(),
+        "messages": script_messages(),
+        "long_date": long_date,
+    }
+
+
+def require_daily_sheet(ruleset: str):
+    """The daily sheet ``ruleset`` in the reader's language, or a 404."""
+    if not is_daily(ruleset):
+        abort(404)
+    return sheet_view(ruleset)
+
+
+def require_date(date: str) -> str:
+    """``date`` if it is a YYYY-MM-DD date, else a 404."""
+    try:
+        return parse_date(date).isoformat()
+    except InvalidDate:
+        abort(404)
+
+
+@bp.get("/")
+def home():
+    """Today's challenge for each sheet, with countdowns and the player's streak."""
+    return render_template("home.html", page="home", sheets=daily_sheets())
+
+
+@bp.get("/play/<ruleset>")
+def play(ruleset: str):
+    """The game of the day on one sheet: dice, Roll button, score sheet."""
+    return render_template("play.html", page="play", sheet=require_daily_sheet(ruleset))
+
+
+@bp.get("/results")
+def results_latest():
+    """The results of the current UTC date on the first sheet."""
+    return redirect(url_for("web.results_today", ruleset=daily_sheets()[0].id))
+
+
+@bp.get("/results/<ruleset>")
+def results_today(ruleset: str):
+    """The results of the current UTC date on one sheet."""
+    require_daily_sheet(ruleset)
+    return redirect(url_for("web.results", date=board.today(), ruleset=ruleset))
+
+
+@bp.get("/results/<date>/<ruleset>")
+def results(date: str, ruleset: str):
+    """Leaderboard, the reader's rank, the score distribution and their own history."""
+    sheet = require_daily_sheet(ruleset)
+    date = require_date(date)
+    standings = board.standings(date, ruleset)
+    you = standings["you"]
+    return render_template(
+        "results.html",
+        page="results",
+        sheet=sheet,
+        sheets=daily_sheets(),
+        date=date,
+        day=board.day_summary(date),
+        standings=standings,
+        chart=histogram(standings["distribution"], you["total"] if you else None),
+    )
+
+
+@bp.get("/ledger")
+def ledger():
+    """The public ledger: epoch anchor and key, each date's status, seed and roots."""
+    return render_template("ledger.html", page="ledger", ledger=board.ledger_overview())
+
+
+@bp.get("/verify")
+def verify():
+    """Recompute a game in the browser from published data only (fairness.js)."""
+    sheets = daily_sheets()
+    return render_template(
+        "verify.html",
+        page="verify",
+        sheet_names={sheet.id: sheet.name for sheet in sheets},
+        box_names={box.id: box.name for sheet in sheets for box in sheet.boxes},
+    )
+
+
+@bp.get("/rules")
+def rules_index():
+    """The rules common to every sheet, and a link to each sheet's."""
+    return render_template("rules.html", page="rules", sheet=None, sheets=daily_sheets())
+
+
+@bp.get("/rules/<ruleset>")
+def rules(ruleset: str):
+    """The rules of one sheet, box by box."""
+    return render_template(
+        "rules.html", page="rules", sheet=require_daily_sheet(ruleset), sheets=daily_sheets()
+    )
+
+
+def fairness_doc_path() -> Path:
+    """Where the protocol's reference document sits in a source checkout."""
+    return Path(current_app.root_path).parent / "FAIRNESS.md"
+
+
+@bp.get("/fairness")
+def fairness():
+    """What is promised and how anyone can check it, in plain words."""
+    return render_template(
+        "fairness.html", page="fairness", fairness_doc=fairness_doc_path().is_file()
+    )
+
+
+@bp.get("/FAIRNESS.md")
+def fairness_doc():
+    """The protocol's exact formats and test vectors, as Markdown text."""
+    path = fairness_doc_path()
+    if not path.is_file():
+        abort(404)
+    return send_file(path, mimetype="text/markdown")
+
+
+@bp.get("/verify.py")
+def verify_script():
+    """The standalone verifier, served as Python source to read or run."""
+    return send_from_directory(current_app.static_folder, "verify.py", mimetype="text/x-python")
