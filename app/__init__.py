@@ -7,7 +7,7 @@ the blueprints. Extensions add themselves with their own ``init_app(app)`` here.
 
 from flask import Flask
 
-from . import errors, services
+from . import errors, services, web
 from .config import settings_from_env
 
 
@@ -23,4 +23,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .api import bp as api_blueprint
 
     app.register_blueprint(api_blueprint)
+    web.init_app(app)
     return app
