@@ -1,0 +1,887 @@
+// Yacht Daily — the browser's verifier: a third, independent implementation of FAIRNESS.md.
+//
+// An ES module without dependencies or build step; it runs in the browser and in Node >= 20.
+// Every hash, HMAC and signature goes through WebCrypto (crypto.subtle), so every function that
+// touches one is async. `verifyGame` returns one {name, ok, detail} per check, with the same
+// names (and, when all holds, the same details) as fairness/audit.py and /verify.py.
+// ok === null means the check could not be made (e.g. no Ed25519 in this WebCrypto): never a pass.
+
+const subtle = globalThis.crypto.subtle;
+const encoder = new TextEncoder();
+
+export const GENESIS_PREV = "0".repeat(64);
+export const EPOCH_TYPE = "yacht-daily/epoch/v1";
+export const REVEAL_TYPE = "yacht-daily/reveal/v1";
+export const RECEIPT_TYPE = "yacht-daily/receipt/v1";
+export const CHAIN_MESSAGE = "yacht-daily/chain/v1";
+export const DICE_DOMAIN = "yacht-daily/dice/v1";
+const NO_ED25519 = "NOT checked: this browser's WebCrypto has no Ed25519";
+const MAX_LISTED = 5;
+const MAX_EPOCH_DAYS = 100000;
+
+// ------------------------------------------------------------------ bytes, hex, hashes
+
+/** Lowercase hex of a byte array. */
+export function bytesToHex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Bytes of a hex string (throws on anything but an even number of hex digits). */
+export function hexToBytes(hex) {
+  if (typeof hex !== "string" || hex.length % 2 || /[^0-9a-fA-F]/.test(hex)) {
+    throw new TypeError(`not a hex string: ${hex}`);
+  }
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** True when `value` is exactly `digits` lowercase hex digits. */
+export function isHex(value, digits) {
+  return typeof value === "string" && value.length === digits && /^[0-9a-f]*$/.test(value);
+}
+
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** SHA-256 of bytes (or of a string's UTF-8), as bytes. */
+export async function sha256(data) {
+  const bytes = typeof data === "string" ? encoder.encode(data) : data;
+  return new Uint8Array(await subtle.digest("SHA-256", bytes));
+}
+
+/** SHA-256 as lowercase hex. */
+export async function sha256Hex(data) {
+  return bytesToHex(await sha256(data));
+}
+
+/** HMAC-SHA256(key, message) as bytes. */
+export async function hmacSha256(key, message) {
+  const cryptoKey = await subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  const data = typeof message === "string" ? encoder.encode(message) : message;
+  return new Uint8Array(await subtle.sign("HMAC", cryptoKey, data));
+}
+
+// ------------------------------------------------------------------ canonical JSON
+
+function compareCodePoints(a, b) {
+  const left = Array.from(a, (c) => c.codePointAt(0));
+  const right = Array.from(b, (c) => c.codePointAt(0));
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    if (left[i] !== right[i]) return left[i] - right[i];
+  }
+  return left.length - right.length;
+}
+
+/** Canonical JSON text: keys sorted by code point, no whitespace, integers only. */
+export function canonicalJson(value) {
+  if (value === null || typeof value === "boolean" || typeof value === "string") {
+    return JSON.stringify(value);
+  }
+  if (typeof value === "number") {
+    if (!Number.isInteger(value)) throw new TypeError("canonical JSON holds no floats");
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return "[" + value.map(canonicalJson).join(",") + "]";
+  if (typeof value === "object") {
+    const keys = Object.keys(value).sort(compareCodePoints);
+    return "{" + keys.map((k) => JSON.stringify(k) + ":" + canonicalJson(value[k])).join(",") + "}";
+  }
+  throw new TypeError(`canonical JSON cannot encode ${typeof value}`);
+}
+
+/** Canonical JSON as UTF-8 bytes. */
+export function canonicalBytes(value) {
+  return encoder.encode(canonicalJson(value));
+}
+
+/** Canonical bytes, or null when the value has none (a float, say). */
+function safeCanonicalBytes(value) {
+  try {
+    return canonicalBytes(value);
+  } catch {
+    return null;
+  }
+}
+
+/** The object without its signature. */
+export function unsigned(obj) {
+  const out = {};
+  for (const [key, value] of Object.entries(obj)) if (key !== "sig") out[key] = value;
+  return out;
+}
+
+/** The bytes a published object's Ed25519 signature covers. */
+export function signedBytes(obj) {
+  return canonicalBytes(unsigned(obj));
+}
+
+/** The hex SHA-256 of a ledger entry's canonical JSON (sig included): the next `prev`. */
+export async function entryHash(entry) {
+  return sha256Hex(canonicalBytes(entry));
+}
+
+/** The hex SHA-256 of a transcript's canonical JSON. */
+export async function transcriptHash(transcript) {
+  return sha256Hex(canonicalBytes(transcript));
+}
+
+// ------------------------------------------------------------------ seed chain, dice stream
+
+/** One step down the chain: s(i-1) = HMAC-SHA256(key = s(i), "yacht-daily/chain/v1"). */
+export async function previousSeed(seed) {
+  return hmacSha256(typeof seed === "string" ? hexToBytes(seed) : seed, CHAIN_MESSAGE);
+}
+
+/** `steps` steps down the chain. */
+export async function hashDown(seed, steps) {
+  let current = typeof seed === "string" ? hexToBytes(seed) : seed;
+  for (let i = 0; i < steps; i++) current = await previousSeed(current);
+  return current;
+}
+
+/** The dice one stream block yields: bytes below 252, each mapped to b % 6 + 1. */
+export function diceFromBlock(block) {
+  return Array.from(block).filter((b) => b < 252).map((b) => (b % 6) + 1);
+}
+
+/** The HMAC message of stream block `index`. */
+export function blockMessage(date, ruleset, index) {
+  return `${DICE_DOMAIN}|${date}|${ruleset}|${index}`;
+}
+
+/** The first `count` dice of the (seed, date, ruleset) stream. */
+export async function diceStream(seedHex, date, ruleset, count) {
+  const seed = hexToBytes(seedHex);
+  const dice = [];
+  for (let block = 0; dice.length < count; block++) {
+    dice.push(...diceFromBlock(await hmacSha256(seed, blockMessage(date, ruleset, block))));
+  }
+  return dice.slice(0, count);
+}
+
+/** Every roll a game of `ruleset` can take (3 per box): roll n is dice 5n..5n+4. */
+export async function streamRolls(seedHex, date, ruleset) {
+  const count = 3 * SHEETS[ruleset].boxes.length;
+  const dice = await diceStream(seedHex, date, ruleset, 5 * count);
+  return Array.from({ length: count }, (_, n) => dice.slice(5 * n, 5 * n + 5));
+}
+
+// ------------------------------------------------------------------ the sheets' rules
+
+export const UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"];
+const YAHTZEE_LOWER = [
+  "three-of-a-kind", "four-of-a-kind", "full-house", "small-straight", "large-straight",
+  "yahtzee", "chance",
+];
+
+function sheet(lower, upperBonus = 0, kindBox = null, extra = 0, joker = false) {
+  return { boxes: [...UPPER, ...lower], lower, upperBonus, kindBox, extra, joker };
+}
+
+export const SHEETS = {
+  yacht: sheet(["full-house", "four-of-a-kind", "little-straight", "big-straight", "choice",
+    "yacht"]),
+  "yacht-bonus": sheet(["choice", "four-of-a-kind", "full-house", "small-straight",
+    "large-straight", "yacht"], 35),
+  yahtzee: sheet(YAHTZEE_LOWER, 35, "yahtzee", 100, true),
+  "yahtzee-no-joker": sheet(YAHTZEE_LOWER, 35, "yahtzee", 100, false),
+  "yahtzee-no-bonus": sheet(YAHTZEE_LOWER, 35, "yahtzee", 0, true),
+  "yahtzee-no-joker-no-bonus": sheet(YAHTZEE_LOWER, 35, "yahtzee", 0, false),
+};
+export const JOKER_POINTS = { "full-house": 25, "small-straight": 30, "large-straight": 40 };
+
+function counts(dice) {
+  const byFace = new Map();
+  for (const d of dice) byFace.set(d, (byFace.get(d) || 0) + 1);
+  return byFace;
+}
+
+/** What five dice are worth in `box` of `ruleset`, before the Joker rule. */
+export function boxPoints(ruleset, box, dice) {
+  const byFace = counts(dice);
+  const most = Math.max(...byFace.values());
+  const total = dice.reduce((a, b) => a + b, 0);
+  const sorted = [...dice].sort((a, b) => a - b).join("");
+  const faces = new Set(dice);
+  const yachtFamily = ruleset === "yacht" || ruleset === "yacht-bonus";
+  const upper = UPPER.indexOf(box);
+  if (upper >= 0) return (upper + 1) * (byFace.get(upper + 1) || 0);
+  switch (box) {
+    case "choice":
+    case "chance":
+      return total;
+    case "three-of-a-kind":
+      return most >= 3 ? total : 0;
+    case "four-of-a-kind": {
+      if (most < 4) return 0;
+      if (ruleset !== "yacht") return total;
+      const face = [...byFace].find(([, n]) => n === most)[0];
+      return 4 * face;
+    }
+    case "full-house": {
+      const isFull = [...byFace.values()].sort().join("") === "23";
+      return isFull ? (yachtFamily ? total : 25) : 0;
+    }
+    case "little-straight":
+      return sorted === "12345" ? 30 : 0;
+    case "big-straight":
+      return sorted === "23456" ? 30 : 0;
+    case "small-straight": {
+      const run = ["1234", "2345", "3456"].some((r) => [...r].every((f) => faces.has(+f)));
+      return run ? (yachtFamily ? 15 : 30) : 0;
+    }
+    case "large-straight": {
+      const distinct = [...faces].sort().join("");
+      return distinct === "12345" || distinct === "23456" ? (yachtFamily ? 30 : 40) : 0;
+    }
+    case "yacht":
+    case "yahtzee":
+      return faces.size === 1 ? 50 : 0;
+    default:
+      throw new RangeError(`${box} is not a box`);
+  }
+}
+
+/** True when the forced Joker rule places these dice (a further five of a kind). */
+export function jokerApplies(ruleset, dice, boxes) {
+  const rules = SHEETS[ruleset];
+  return rules.joker && new Set(dice).size === 1 && Object.hasOwn(boxes, rules.kindBox);
+}
+
+/** The free boxes these dice may go in now, narrowed by the Joker rule where it applies. */
+export function allowedBoxes(ruleset, dice, boxes) {
+  const rules = SHEETS[ruleset];
+  const free = rules.boxes.filter((box) => !Object.hasOwn(boxes, box));
+  if (!jokerApplies(ruleset, dice, boxes)) return free;
+  const upperBox = UPPER[dice[0] - 1];
+  if (free.includes(upperBox)) return [upperBox];
+  const lower = free.filter((box) => rules.lower.includes(box));
+  return lower.length ? lower : free;
+}
+
+/** The points of `dice` in `box` given the filled `boxes` (Joker included). */
+export function score(ruleset, box, dice, boxes = {}) {
+  if (Object.hasOwn(JOKER_POINTS, box) && jokerApplies(ruleset, dice, boxes)) return JOKER_POINTS[box];
+  return boxPoints(ruleset, box, dice);
+}
+
+/** The extra bonus scoring `dice` now adds: a further five of a kind while its box holds 50. */
+export function extraBonus(ruleset, dice, boxes = {}) {
+  const rules = SHEETS[ruleset];
+  const five = new Set(dice).size === 1 && rules.kindBox && boxes[rules.kindBox] === 50;
+  return five ? rules.extra : 0;
+}
+
+/** The sheet's breakdown: upper, upper_bonus, lower, extra_bonus, total. */
+export function totals(ruleset, boxes, extra = 0) {
+  let upper = 0;
+  let lower = 0;
+  for (const [box, points] of Object.entries(boxes)) {
+    if (UPPER.includes(box)) upper += points;
+    else lower += points;
+  }
+  const bonus = upper >= 63 ? SHEETS[ruleset].upperBonus : 0;
+  return { upper, upper_bonus: bonus, lower, extra_bonus: extra,
+    total: upper + bonus + lower + extra };
+}
+
+// ------------------------------------------------------------------ Merkle (RFC 9162)
+
+/** Leaf hash: SHA-256(0x00 || data). */
+export async function leafHash(data) {
+  return sha256(concat(new Uint8Array([0]), data));
+}
+
+/** Node hash: SHA-256(0x01 || left || right). */
+export async function nodeHash(left, right) {
+  return sha256(concat(new Uint8Array([1]), left, right));
+}
+
+/** The root of the tree over these leaf hashes (the empty tree: SHA-256 of nothing). */
+export async function merkleRoot(leaves) {
+  if (!leaves.length) return sha256(new Uint8Array());
+  let level = [...leaves];
+  while (level.length > 1) {
+    const next = [];
+    for (let i = 0; i + 1 < level.length; i += 2) next.push(await nodeHash(level[i], level[i + 1]));
+    if (level.length % 2) next.push(level[level.length - 1]);
+    level = next;
+  }
+  return level[0];
+}
+
+/** The root an inclusion proof leads to (RFC 9162 2.1.3.2), or null if it is ill-shaped. */
+export async function inclusionRoot(leaf, index, size, path) {
+  if (!(index >= 0 && index < size)) return null;
+  let fn = index;
+  let sn = size - 1;
+  let result = leaf;
+  for (const sibling of path) {
+    if (sn === 0) return null;
+    if (fn % 2 === 1 || fn === sn) {
+      result = await nodeHash(sibling, result);
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = Math.floor(fn / 2);
+        sn = Math.floor(sn / 2);
+      }
+    } else {
+      result = await nodeHash(result, sibling);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 ? result : null;
+}
+
+/** True when the proof leads `leaf` to `rootHex`. */
+export async function verifyInclusion(leaf, index, size, pathHex, rootHex) {
+  const root = await inclusionRoot(leaf, index, size, pathHex.map(hexToBytes));
+  return root !== null && bytesToHex(root) === rootHex;
+}
+
+// ------------------------------------------------------------------ signatures
+
+let ed25519Support = null;
+
+/** True when this WebCrypto verifies Ed25519. */
+export async function ed25519Supported() {
+  if (ed25519Support === null) {
+    try {
+      await subtle.importKey("raw", new Uint8Array(32), { name: "Ed25519" }, false, ["verify"]);
+      ed25519Support = true;
+    } catch {
+      ed25519Support = false;
+    }
+  }
+  return ed25519Support;
+}
+
+/** True when `sigHex` is a valid Ed25519 signature of `message` by `publicKeyHex`. */
+export async function verifyEd25519(publicKeyHex, message, sigHex) {
+  try {
+    const key = await subtle.importKey("raw", hexToBytes(publicKeyHex), { name: "Ed25519" },
+      false, ["verify"]);
+    return await subtle.verify({ name: "Ed25519" }, key, hexToBytes(sigHex), message);
+  } catch {
+    return false;
+  }
+}
+
+async function signatureOk(key, obj) {
+  const message = safeCanonicalBytes(unsigned(obj));
+  if (message === null || !isHex(obj.sig, 128) || !isHex(key, 64)) return false;
+  return verifyEd25519(key, message, obj.sig);
+}
+
+// ------------------------------------------------------------------ formats
+
+const FIELDS = {
+  [EPOCH_TYPE]: { type: "str", seq: "int", prev: 64, epoch: "int", start: "date", length: "int",
+    anchor: 64, public_key: 64, rulesets: "list", published_at: "str", sig: 128 },
+  [REVEAL_TYPE]: { type: "str", seq: "int", prev: 64, epoch: "int", date: "date", day: "int",
+    seed: 64, games: "dict", roots: "dict", revealed_at: "str", sig: 128 },
+  [RECEIPT_TYPE]: { type: "str", game: "str", epoch: "int", date: "date", ruleset: "str",
+    player: "str", transcript_sha256: 64, total: "int", sig: 128 },
+};
+
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** True when `value` is a YYYY-MM-DD calendar date. */
+export function isDate(value) {
+  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(value + "T00:00:00Z");
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+function addDays(date, days) {
+  const d = new Date(date + "T00:00:00Z");
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+const KIND_CHECKS = {
+  str: (v) => typeof v === "string",
+  int: (v) => Number.isInteger(v),
+  list: (v) => Array.isArray(v),
+  dict: isObject,
+  date: isDate,
+  64: (v) => isHex(v, 64),
+  128: (v) => isHex(v, 128),
+};
+const KIND_NAMES = { date: "a YYYY-MM-DD date", 64: "64 hex digits", 128: "128 hex digits" };
+
+/** What is wrong with an object's fields for its kind (empty: nothing). */
+export function formatProblems(obj, kind) {
+  if (!isObject(obj)) return ["not a JSON object"];
+  const fields = FIELDS[kind];
+  const problems = [];
+  const missing = Object.keys(fields).filter((k) => !Object.hasOwn(obj, k));
+  const extra = Object.keys(obj).filter((k) => !Object.hasOwn(fields, k)).sort();
+  if (missing.length) problems.push("missing " + missing.join(", "));
+  if (extra.length) problems.push("unexpected " + extra.join(", "));
+  for (const [key, want] of Object.entries(fields)) {
+    if (Object.hasOwn(obj, key) && !KIND_CHECKS[want](obj[key])) {
+      problems.push(`${key} ${JSON.stringify(obj[key])} is not ${KIND_NAMES[want] || want}`);
+    }
+  }
+  if (problems.length || kind === RECEIPT_TYPE) return problems;
+  if (kind === EPOCH_TYPE) {
+    if (!(obj.length >= 1 && obj.length <= MAX_EPOCH_DAYS)) {
+      problems.push(`length ${obj.length} is not 1..${MAX_EPOCH_DAYS}`);
+    }
+    if (obj.rulesets.some((r) => !Object.hasOwn(SHEETS, r))) {
+      problems.push(`rulesets ${JSON.stringify(obj.rulesets)} names an unknown sheet`);
+    }
+  } else {
+    if (Object.values(obj.games).some((v) => !Number.isInteger(v) || v < 0)) {
+      problems.push(`games ${JSON.stringify(obj.games)} is not a count`);
+    }
+    if (Object.values(obj.roots).some((v) => !isHex(v, 64))) {
+      problems.push(`roots ${JSON.stringify(obj.roots)} is not 64 hex digits`);
+    }
+  }
+  return problems;
+}
+
+// ------------------------------------------------------------------ reporting helpers
+
+/** A hex value's first 12 digits. */
+export function short(text) {
+  const s = String(text);
+  return s.length > 12 ? s.slice(0, 12) + "…" : s;
+}
+
+function compared(left, right) {
+  return left === right ? `${short(left)} = ${short(right)}` : `${left} ≠ ${right}`;
+}
+
+/** Dice as [3,1,6,6,2], holds as [T,F,F,T,F]. */
+export function show(values) {
+  return "[" + values.map((v) => (v === true ? "T" : v === false ? "F" : String(v))).join(",")
+    + "]";
+}
+
+function aggregate(name, failures, success) {
+  if (!failures.length) return { name, ok: true, detail: success };
+  const more = failures.length > MAX_LISTED ? `; and ${failures.length - MAX_LISTED} more` : "";
+  return { name, ok: false, detail: failures.slice(0, MAX_LISTED).join("; ") + more };
+}
+
+function sortedKeys(obj) {
+  return Object.keys(obj).sort(compareCodePoints);
+}
+
+// ------------------------------------------------------------------ the ledger
+
+/** Index the well-formed entries: epochs by number, reveals by date, as [position, entry]. */
+function readLedger(entries) {
+  const epochs = new Map();
+  const reveals = new Map();
+  const wellFormedReveals = [];
+  entries.forEach((entry, i) => {
+    const kind = isObject(entry) ? entry.type : undefined;
+    if ((kind !== EPOCH_TYPE && kind !== REVEAL_TYPE) || formatProblems(entry, kind).length) {
+      return;
+    }
+    if (kind === EPOCH_TYPE) {
+      if (!epochs.has(entry.epoch)) epochs.set(entry.epoch, [i, entry]);
+    } else {
+      if (!reveals.has(entry.date)) reveals.set(entry.date, [i, entry]);
+      wellFormedReveals.push([i, entry]);
+    }
+  });
+  return { entries, epochs, reveals, wellFormedReveals };
+}
+
+/** Check the ledger: format, numbering, hash links, signatures, dates and seed chains. */
+export async function checkLedger(entries) {
+  const view = readLedger(entries);
+  const checks = [];
+  const n = entries.length;
+
+  const formatFailures = [];
+  entries.forEach((entry, i) => {
+    const kind = isObject(entry) ? entry.type : undefined;
+    const problems = kind === EPOCH_TYPE || kind === REVEAL_TYPE
+      ? formatProblems(entry, kind) : [`unknown type ${JSON.stringify(kind ?? null)}`];
+    for (const problem of problems) formatFailures.push(`entry ${i}: ${problem}`);
+  });
+  checks.push(aggregate("ledger format", formatFailures,
+    `${n} entries, each an epoch or reveal entry with exactly its fields`));
+
+  const seqFailures = [];
+  entries.forEach((entry, i) => {
+    const seq = isObject(entry) ? entry.seq : undefined;
+    if (seq !== i) seqFailures.push(`entry ${i}: seq ${JSON.stringify(seq ?? null)} ≠ position ${i}`);
+  });
+  checks.push(aggregate("ledger sequence", seqFailures, `seq 0..${n - 1} in order, no gap`));
+
+  const linkFailures = [];
+  let expected = GENESIS_PREV;
+  for (let i = 0; i < n; i++) {
+    const entry = entries[i];
+    const prev = isObject(entry) ? entry.prev : undefined;
+    const source = i === 0 ? "the genesis" : `SHA-256 of entry ${i - 1}`;
+    if (expected === null) linkFailures.push(`entry ${i}: entry ${i - 1} has no canonical JSON`);
+    else if (prev !== expected) linkFailures.push(`entry ${i}: prev ${prev} ≠ ${source} ${expected}`);
+    const encoded = safeCanonicalBytes(entry);
+    expected = encoded === null ? null : await sha256Hex(encoded);
+  }
+  checks.push(aggregate("ledger links", linkFailures,
+    `${n} entries, each prev = SHA-256 of the entry before it, from the genesis 000…0`));
+
+  if (!(await ed25519Supported())) {
+    checks.push({ name: "ledger signatures", ok: null, detail: NO_ED25519 });
+  } else {
+    const sigFailures = [];
+    for (let i = 0; i < n; i++) {
+      const entry = entries[i];
+      const owner = !isObject(entry) ? null
+        : entry.type === EPOCH_TYPE ? entry : (view.epochs.get(entry.epoch) || [])[1];
+      if (!owner) {
+        sigFailures.push(`entry ${i}: no published key for epoch ${entry?.epoch}`);
+      } else if (!(await signatureOk(owner.public_key, entry))) {
+        sigFailures.push(`entry ${i}: sig ${short(entry.sig)} is not a valid Ed25519 signature `
+          + `by ${short(owner.public_key)} of its ${entry.type} fields`);
+      }
+    }
+    checks.push(aggregate("ledger signatures", sigFailures,
+      `${n} entries, each a valid Ed25519 signature by its epoch's published key`));
+  }
+  checks.push(...(await checkReveals(view)));
+  return checks;
+}
+
+async function checkReveals(view) {
+  const failures = [];
+  const byDay = new Map();
+  for (const [i, entry] of view.wellFormedReveals) {
+    const [epochAt, epoch] = view.epochs.get(entry.epoch) || [];
+    if (!epoch || epochAt > i) {
+      failures.push(`entry ${i}: epoch ${entry.epoch} is not published before it`);
+      continue;
+    }
+    const problem = dateProblem(entry, epoch);
+    if (problem) failures.push(`entry ${i}: ${problem}`);
+    const key = `${entry.epoch}/${entry.day}`;
+    if (byDay.has(key)) {
+      failures.push(`entry ${i}: epoch ${entry.epoch} day ${entry.day} already revealed by `
+        + `entry ${byDay.get(key)[0]}`);
+    } else {
+      byDay.set(key, [i, entry]);
+    }
+  }
+  const count = view.wellFormedReveals.length;
+  const checks = [aggregate("reveal dates", failures, `${count} reveals, each dated epoch start `
+    + "+ day − 1 within its epoch, one per day")];
+  const ordered = [...byDay.values()].sort((a, b) => a[1].epoch - b[1].epoch
+    || a[1].day - b[1].day);
+  const chains = [];
+  const successions = [];
+  const proven = new Map();
+  for (const [i, entry] of ordered) {
+    const epoch = view.epochs.get(entry.epoch)[1];
+    const problem = await chainProblem(entry, epoch, proven);
+    if (problem) chains.push(`entry ${i}: ${problem}`);
+    let previous;
+    let source;
+    if (entry.day === 1) {
+      previous = epoch.anchor;
+      source = `epoch ${entry.epoch}'s anchor`;
+    } else if (byDay.has(`${entry.epoch}/${entry.day - 1}`)) {
+      const [j, before] = byDay.get(`${entry.epoch}/${entry.day - 1}`);
+      previous = before.seed;
+      source = `day ${entry.day - 1}'s seed (entry ${j})`;
+    } else {
+      successions.push(`entry ${i}: day ${entry.day - 1} of epoch ${entry.epoch} is not revealed`);
+      continue;
+    }
+    const stepped = bytesToHex(await previousSeed(entry.seed));
+    if (stepped !== previous) {
+      successions.push(`entry ${i}: seed ${short(entry.seed)} steps down to ${stepped} ≠ `
+        + `${source} ${previous}`);
+    }
+  }
+  checks.push(aggregate("seed chains", chains,
+    `${ordered.length} reveals, each seed hashes down \`day\` steps to its epoch's anchor`));
+  checks.push(aggregate("seed successions", successions,
+    `${ordered.length} reveals, each seed one step above the previous day's`));
+  return checks;
+}
+
+function dateProblem(entry, epoch) {
+  if (!(entry.day >= 1 && entry.day <= epoch.length)) {
+    return `day ${entry.day} is not 1..${epoch.length} of epoch ${epoch.epoch}`;
+  }
+  const expected = addDays(epoch.start, entry.day - 1);
+  if (entry.date !== expected) {
+    return `date '${entry.date}' ≠ epoch ${epoch.epoch} start ${epoch.start} + day ${entry.day} `
+      + `− 1 = ${expected}`;
+  }
+  const sheets = [...epoch.rulesets].sort(compareCodePoints).join(",");
+  for (const key of ["games", "roots"]) {
+    if (sortedKeys(entry[key]).join(",") !== sheets) {
+      return `${key} covers ${sortedKeys(entry[key]).join(", ")}, not the epoch's sheets ${sheets}`;
+    }
+  }
+  return null;
+}
+
+/** Why a reveal's seed does not hash down `day` steps to its anchor (null: it does). */
+async function chainProblem(entry, epoch, proven) {
+  if (!(entry.day >= 1 && entry.day <= epoch.length)) {
+    return `day ${entry.day} is outside epoch ${entry.epoch}'s 1..${epoch.length}`;
+  }
+  let seed = hexToBytes(entry.seed);
+  let reached = null;
+  for (let steps = entry.day; steps > 0; steps--) {
+    const known = proven.get(`${entry.epoch}/${steps}`);
+    if (known !== undefined) {
+      reached = known === bytesToHex(seed);
+      break;
+    }
+    seed = await previousSeed(seed);
+  }
+  if (reached === null) reached = bytesToHex(seed) === epoch.anchor;
+  if (!reached) {
+    return `seed ${entry.seed} hashed down ${entry.day} steps does not give epoch `
+      + `${entry.epoch}'s anchor ${epoch.anchor}`;
+  }
+  proven.set(`${entry.epoch}/${entry.day}`, entry.seed);
+  return null;
+}
+
+// ------------------------------------------------------------------ replay
+
+function sameKeys(obj, keys) {
+  const own = Object.keys(obj).sort();
+  return own.length === keys.length && own.every((k, i) => k === keys[i]);
+}
+
+function rollProblem(state, entry) {
+  const hold = entry.hold;
+  if (!sameKeys(entry, ["action", "dice", "hold"])) {
+    return `a roll entry has exactly the keys action, dice, hold; got ${Object.keys(entry).sort()}`;
+  }
+  if (!Array.isArray(hold) || hold.length !== 5 || hold.some((h) => typeof h !== "boolean")) {
+    return `hold ${JSON.stringify(hold)} is not five true/false values`;
+  }
+  if (state.full()) return "the game is over: every box is filled";
+  if (state.rollsInTurn >= 3) return "no rolls left: a turn has 3 rolls";
+  if (state.dice === null && hold.some((h) => h)) {
+    return `hold ${show(hold)} on a turn's first roll (nothing can be held yet)`;
+  }
+  return null;
+}
+
+function scoreProblem(state, entry) {
+  const box = entry.category;
+  if (!sameKeys(entry, ["action", "bonus", "category", "points"])) {
+    return "a score entry has exactly the keys action, bonus, category, points; "
+      + `got ${Object.keys(entry).sort()}`;
+  }
+  if (state.full()) return "the game is over: every box is filled";
+  if (state.dice === null) return "a box is scored before the turn's first roll";
+  if (typeof box !== "string" || !SHEETS[state.ruleset].boxes.includes(box)) {
+    return `${JSON.stringify(box)} is not a box of ${state.ruleset}`;
+  }
+  if (Object.hasOwn(state.boxes, box)) return `the ${box} box is already filled`;
+  const allowed = allowedBoxes(state.ruleset, state.dice, state.boxes);
+  if (!allowed.includes(box)) {
+    return `Joker rule: ${show(state.dice)} may only go in ${allowed.join(", ")}`;
+  }
+  return null;
+}
+
+/**
+ * Replay a transcript against the day's rolls: one check per roll and per box, and a final
+ * "game complete". Goes on after a wrong entry with what the rules give, so every wrong entry
+ * is named. Returns {checks, boxes, extra}.
+ */
+export function replay(transcript, ruleset, rolls, { explain = true } = {}) {
+  const rules = SHEETS[ruleset];
+  const state = {
+    ruleset, boxes: {}, extra: 0, dice: null, rollsInTurn: 0, rolls: 0,
+    full() { return Object.keys(this.boxes).length === rules.boxes.length; },
+  };
+  const checks = [];
+  const note = (name, ok, detail) => { if (explain || !ok) checks.push({ name, ok, detail }); };
+  if (!Array.isArray(transcript)) {
+    checks.push({ name: "transcript", ok: false, detail: "the transcript is not a list of actions" });
+    return { checks, boxes: state.boxes, extra: 0 };
+  }
+  transcript.forEach((entry, i) => {
+    const action = isObject(entry) ? entry.action : undefined;
+    if (action === "roll") {
+      const name = `roll ${state.rolls}`;
+      const problem = rollProblem(state, entry);
+      if (problem) {
+        checks.push({ name, ok: false, detail: `action ${i}: ${problem}` });
+        return;
+      }
+      const drawn = rolls[state.rolls];
+      const dice = entry.hold.map((held, p) => (held ? state.dice[p] : drawn[p]));
+      const got = entry.dice;
+      const exact = Array.isArray(got) && got.length === 5
+        && got.every((d, p) => Number.isInteger(d) && d === dice[p]);
+      const text = `stream dice ${5 * state.rolls}–${5 * state.rolls + 4} give ${show(drawn)} `
+        + `with hold ${show(entry.hold)} → ${show(dice)}`;
+      note(name, exact, exact ? text : `${text} but the transcript records ${JSON.stringify(got)}`);
+      state.dice = dice;
+      state.rollsInTurn += 1;
+      state.rolls += 1;
+    } else if (action === "score") {
+      const box = entry.category;
+      const name = `box ${box}`;
+      const problem = scoreProblem(state, entry);
+      if (problem) {
+        checks.push({ name, ok: false, detail: `action ${i}: ${problem}` });
+        return;
+      }
+      const worth = score(ruleset, box, state.dice, state.boxes);
+      const bonus = extraBonus(ruleset, state.dice, state.boxes);
+      const exact = Number.isInteger(entry.points) && Number.isInteger(entry.bonus)
+        && entry.points === worth && entry.bonus === bonus;
+      const joker = jokerApplies(ruleset, state.dice, state.boxes) ? " (Joker rule)" : "";
+      const text = `turn ${Object.keys(state.boxes).length + 1}: ${show(state.dice)} score `
+        + `${worth} in ${box}${joker}, bonus ${bonus}`;
+      note(name, exact, exact ? `${text} = recorded ${worth}, bonus ${bonus}`
+        : `${text} but the transcript records points ${JSON.stringify(entry.points)}, `
+          + `bonus ${JSON.stringify(entry.bonus)}`);
+      state.boxes[box] = worth;
+      state.extra += bonus;
+      state.dice = null;
+      state.rollsInTurn = 0;
+    } else {
+      checks.push({ name: `action ${i}`, ok: false,
+        detail: `unknown action ${JSON.stringify(action ?? null)} (a roll or a score)` });
+    }
+  });
+  const filled = Object.keys(state.boxes).length;
+  note("game complete", state.full(), `${filled} of ${rules.boxes.length} boxes filled`);
+  return { checks, boxes: state.boxes, extra: state.extra };
+}
+
+// ------------------------------------------------------------------ one game
+
+function receiptProblems(receipt) {
+  const problems = formatProblems(receipt, RECEIPT_TYPE);
+  if (!problems.length && receipt.type !== RECEIPT_TYPE) {
+    problems.push(`type '${receipt.type}' ≠ ${RECEIPT_TYPE}`);
+  }
+  if (!problems.length && !Object.hasOwn(SHEETS, receipt.ruleset)) {
+    problems.push(`ruleset '${receipt.ruleset}' is no known sheet`);
+  }
+  return problems;
+}
+
+/**
+ * Verify one finished game: `ledger` (the entries, or the /ledger response), `receipt`,
+ * `transcript` and, optionally, `proof` ({index, size, path}, or the /proof response).
+ * Returns [{name, ok, detail}] — ok true, false, or null when the check could not be made.
+ */
+export async function verifyGame({ ledger, receipt, transcript, proof = null }) {
+  const entries = Array.isArray(ledger) ? ledger : ledger.entries;
+  if (proof && isObject(proof.proof)) proof = proof.proof;
+  const view = readLedger(entries);
+  const checks = await checkLedger(entries);
+  const problems = receiptProblems(receipt);
+  checks.push(aggregate("receipt format", problems,
+    "a receipt with exactly its fields, well typed"));
+  if (problems.length) return checks;
+  const { date, ruleset } = receipt;
+  const [position, reveal] = view.reveals.get(date) || [];
+  if (!reveal) {
+    checks.push({ name: "reveal", ok: false, detail: `${date} has no well-formed reveal entry `
+      + `in the ledger (${entries.length} entries)` });
+    return checks;
+  }
+  if (reveal.epoch !== receipt.epoch) {
+    checks.push({ name: "reveal", ok: false, detail: `receipt epoch ${receipt.epoch} ≠ epoch `
+      + `${reveal.epoch} of the reveal of ${date} (entry ${position})` });
+    return checks;
+  }
+  if (!Object.hasOwn(reveal.roots, ruleset) || !Object.hasOwn(reveal.games, ruleset)) {
+    checks.push({ name: "reveal", ok: false,
+      detail: `the reveal of ${date} (entry ${position}) has no ${ruleset} root` });
+    return checks;
+  }
+  checks.push({ name: "reveal", ok: true,
+    detail: `${date} revealed by entry ${position} (epoch ${reveal.epoch}, day ${reveal.day})` });
+  const epoch = view.epochs.get(reveal.epoch)[1];
+  const problem = await chainProblem(reveal, epoch, new Map());
+  checks.push({ name: "seed", ok: !problem, detail: problem || `seed ${short(reveal.seed)} `
+    + `hashed down ${reveal.day} steps = epoch ${epoch.epoch}'s anchor ${short(epoch.anchor)}` });
+
+  const rolls = await streamRolls(reveal.seed, date, ruleset);
+  const replayed = replay(transcript, ruleset, rolls, { explain: true });
+  checks.push(...replayed.checks);
+  const t = totals(ruleset, replayed.boxes, replayed.extra);
+  const same = t.total === receipt.total;
+  checks.push({ name: "total", ok: same, detail: `recomputed ${t.total} (upper ${t.upper} + `
+    + `bonus ${t.upper_bonus} + lower ${t.lower} + extra ${t.extra_bonus}) ${same ? "=" : "≠"} `
+    + `receipt total ${receipt.total}` });
+
+  const encoded = Array.isArray(transcript) ? safeCanonicalBytes(transcript) : null;
+  if (encoded === null) {
+    checks.push({ name: "transcript hash", ok: false,
+      detail: "the transcript has no canonical JSON (not a list, or holds a float)" });
+  } else {
+    const digest = await sha256Hex(encoded);
+    checks.push({ name: "transcript hash", ok: digest === receipt.transcript_sha256,
+      detail: `SHA-256 of the transcript ${compared(digest, receipt.transcript_sha256)} `
+        + "receipt transcript_sha256" });
+  }
+
+  const key = epoch.public_key;
+  if (!(await ed25519Supported())) {
+    checks.push({ name: "receipt signature", ok: null, detail: NO_ED25519 });
+  } else {
+    const valid = await signatureOk(key, receipt);
+    checks.push({ name: "receipt signature", ok: valid, detail: `sig ${short(receipt.sig)} is `
+      + `${valid ? "" : "not "}a valid Ed25519 signature by epoch ${receipt.epoch}'s key `
+      + short(key) });
+  }
+  checks.push(...(await proofChecks(receipt, reveal, proof)));
+  return checks;
+}
+
+async function proofChecks(receipt, reveal, proof) {
+  if (proof === null || proof === undefined) {
+    return [{ name: "inclusion proof", ok: null, detail: "NOT checked: no inclusion proof given" }];
+  }
+  const ruleset = receipt.ruleset;
+  const wellFormed = isObject(proof) && sameKeys(proof, ["index", "path", "size"])
+    && Number.isInteger(proof.index) && Number.isInteger(proof.size) && Array.isArray(proof.path)
+    && proof.path.every((h) => isHex(h, 64));
+  if (!wellFormed) {
+    return [{ name: "inclusion proof", ok: false,
+      detail: `malformed proof: ${JSON.stringify(proof)}` }];
+  }
+  const games = reveal.games[ruleset];
+  const sizeOk = proof.size === games;
+  const leaf = await leafHash(signedBytes(receipt));
+  const root = await inclusionRoot(leaf, proof.index, proof.size, proof.path.map(hexToBytes));
+  const shown = root ? bytesToHex(root) : "no root (index/size/path do not fit together)";
+  const published = reveal.roots[ruleset];
+  return [
+    { name: "proof size", ok: sizeOk,
+      detail: `tree size ${proof.size} ${sizeOk ? "=" : "≠"} reveal games[${ruleset}] ${games}` },
+    { name: "inclusion proof", ok: shown === published,
+      detail: `leaf ${short(bytesToHex(leaf))} at index ${proof.index} of ${proof.size} with `
+        + `${proof.path.length} path hashes → root ${compared(shown, published)} `
+        + `reveal roots[${ruleset}]` },
+  ];
+}
