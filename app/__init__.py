@@ -7,7 +7,7 @@ the blueprints. Extensions add themselves with their own ``init_app(app)`` here.
 
 from flask import Flask
 
-from . import errors, services, web
+from . import errors, observability, services, web
 from .config import settings_from_env
 
 
@@ -24,4 +24,5 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.register_blueprint(api_blueprint)
     web.init_app(app)
+    observability.init_app(app)
     return app

@@ -6,6 +6,15 @@
 ended everywhere, 3600.
 ``YACHT_DAILY_PUBLIC_URL``: the site's address used in share links (else the request's host).
 ``YACHT_DAILY_SECURE_COOKIE``: ``1`` to mark the player cookie Secure (behind HTTPS).
+``YACHT_DAILY_PROXY_HOPS``: how many reverse proxies in front set X-Forwarded-For/-Proto, 0.
+``YACHT_DAILY_LOG_LEVEL``: the app's log level, ``INFO``.
+``YACHT_DAILY_RATE_LIMITS``: ``off`` turns the rate limits off (on by default; off under
+``TESTING`` unless a test turns them on).
+``YACHT_DAILY_RATE_LIMIT_CREATE``: games created or resumed per client address, ``60/minute``.
+``YACHT_DAILY_RATE_LIMIT_ACTIONS_PER_GAME``: rolls and scorings per game, ``120/minute``.
+``YACHT_DAILY_RATE_LIMIT_ACTIONS_PER_CLIENT``: rolls and scorings per client address,
+``1200/minute``.
+``YACHT_DAILY_RATE_LIMIT_VERIFY``: verifications per client address, ``60/minute``.
 """
 
 import datetime as dt
@@ -16,6 +25,12 @@ DEFAULT_DATA_DIR = "./var"
 DEFAULT_REVEAL_GRACE = 3600
 MAX_REQUEST_BYTES = 16 * 1024
 PLAYER_COOKIE_DAYS = 400
+DEFAULT_RATE_LIMITS = {
+    "RATE_LIMIT_CREATE": "60/minute",
+    "RATE_LIMIT_ACTIONS_PER_GAME": "120/minute",
+    "RATE_LIMIT_ACTIONS_PER_CLIENT": "1200/minute",
+    "RATE_LIMIT_VERIFY": "60/minute",
+}
 
 
 def data_dir_from_env() -> Path:
@@ -37,4 +52,9 @@ def settings_from_env() -> dict:
         "SESSION_COOKIE_SECURE": os.environ.get("YACHT_DAILY_SECURE_COOKIE") == "1",
         "PERMANENT_SESSION_LIFETIME": dt.timedelta(days=PLAYER_COOKIE_DAYS),
         "JSON_SORT_KEYS": False,
+        "PROXY_HOPS": int(os.environ.get("YACHT_DAILY_PROXY_HOPS") or 0),
+        "LOG_LEVEL": os.environ.get("YACHT_DAILY_LOG_LEVEL") or "INFO",
+        "RATE_LIMITS": os.environ.get("YACHT_DAILY_RATE_LIMITS") or None,
+        **{key: os.environ.get(f"YACHT_DAILY_{key}") or default
+           for key, default in DEFAULT_RATE_LIMITS.items()},
     }

@@ -5,17 +5,9 @@ operator turns has an environment variable; docs/operations.md lists them and
 docs/performance.md gives the measurements behind the defaults.
 """
 
-import glob
 import os
-import shutil
-import tempfile
 
-# The metrics of all workers are merged through files in this directory. It must be in the
-# environment before any worker imports prometheus_client, so it is set while the config loads;
-# without one given, each server gets its own and removes it on exit.
-OWN_METRICS_DIR = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-if OWN_METRICS_DIR:
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="yacht-daily-metrics-")
+from app.observability.gunicorn_hooks import SERVER_SETTINGS
 
 
 def default_workers() -> int:
@@ -48,29 +40,14 @@ limit_request_fields = 50
 # separately, by hop count: YACHT_DAILY_PROXY_HOPS).
 forwarded_allow_ips = os.environ.get("YACHT_DAILY_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 
-accesslog = "-"
-errorlog = "-"
+accesslog = SERVER_SETTINGS["accesslog"]
+errorlog = SERVER_SETTINGS["errorlog"]
 loglevel = os.environ.get("YACHT_DAILY_LOG_LEVEL", "info").lower()
-logger_class = "app.observability.logs.GunicornJsonLogger"
+logger_class = SERVER_SETTINGS["logger_class"]
 proc_name = "yacht-daily"
 
-
-def on_starting(server) -> None:
-    """Start every run with an empty metrics directory: old workers' files would be counted."""
-    metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"]
-    os.makedirs(metrics_dir, mode=0o700, exist_ok=True)
-    for stale in glob.glob(os.path.join(metrics_dir, "*.db")):
-        os.remove(stale)
-
-
-def on_exit(server) -> None:
-    """Remove the metrics directory this config made."""
-    if OWN_METRICS_DIR:
-        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
-
-
-def child_exit(server, worker) -> None:
-    """Drop a dead worker's live gauges from the merged metrics."""
-    from prometheus_client import multiprocess
-
-    multiprocess.mark_process_dead(worker.pid)
+# Metrics: a shared directory for the workers' samples (PROMETHEUS_MULTIPROC_DIR, else a private
+# temporary one), emptied at start and cleaned of dead workers.
+on_starting = SERVER_SETTINGS["on_starting"]
+child_exit = SERVER_SETTINGS["child_exit"]
+on_exit = SERVER_SETTINGS["on_exit"]

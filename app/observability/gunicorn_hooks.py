@@ -1,0 +1,51 @@
+"""Gunicorn hooks and settings shared by deploy/gunicorn.conf.py and ``yacht-daily serve``.
+
+Metrics of all workers are merged through files in ``PROMETHEUS_MULTIPROC_DIR``. The master
+sets it (a private temporary directory unless the operator gave one) before forking any
+worker, and never imports prometheus_client before that: the library picks its storage when
+first imported.
+"""
+
+import glob
+import os
+import shutil
+import tempfile
+
+METRICS_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+OWNED_MARK = "YACHT_DAILY_OWNS_METRICS_DIR"
+
+
+def on_starting(server) -> None:
+    """Give the workers an empty metrics directory: old workers' files would be counted."""
+    metrics_dir = os.environ.get(METRICS_DIR_VARIABLE)
+    if not metrics_dir:
+        metrics_dir = tempfile.mkdtemp(prefix="yacht-daily-metrics-")
+        os.environ[METRICS_DIR_VARIABLE] = metrics_dir
+        os.environ[OWNED_MARK] = metrics_dir
+    os.makedirs(metrics_dir, mode=0o700, exist_ok=True)
+    for stale in glob.glob(os.path.join(metrics_dir, "*.db")):
+        os.remove(stale)
+
+
+def child_exit(server, worker) -> None:
+    """Drop a dead worker's live gauges from the merged metrics."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server) -> None:
+    """Remove the metrics directory ``on_starting`` made."""
+    owned = os.environ.get(OWNED_MARK)
+    if owned and owned == os.environ.get(METRICS_DIR_VARIABLE):
+        shutil.rmtree(owned, ignore_errors=True)
+
+
+SERVER_SETTINGS = {
+    "accesslog": "-",
+    "errorlog": "-",
+    "logger_class": "app.observability.logs.GunicornJsonLogger",
+    "on_starting": on_starting,
+    "child_exit": child_exit,
+    "on_exit": on_exit,
+}

@@ -1,0 +1,73 @@
+"""Liveness and readiness for load balancers and orchestrators.
+
+``/healthz``: the process answers (restart it if not). ``/readyz``: it can serve players —
+Redis answers, the loaded secrets are those the ledger published, and the epoch covers today
+(send it traffic only then).
+"""
+
+import redis
+from flask import Blueprint, jsonify
+from redis.exceptions import RedisClusterException
+
+from fairness import ChainError
+
+from ..ledger_service import LedgerMismatch
+from ..services import services
+
+READY_RETRY_AFTER = "5"
+
+blueprint = Blueprint("health", __name__)
+
+
+@blueprint.get("/healthz")
+def healthz():
+    """The process is up and answering."""
+    return jsonify({"status": "ok"})
+
+
+@blueprint.get("/readyz")
+def readyz():
+    """Each readiness check with its outcome; 200 when all hold, else 503 with Retry-After."""
+    checks = {"redis": redis_check(), "secrets": secrets_check(), "epoch": epoch_check()}
+    ready = all(check["ok"] for check in checks.values())
+    response = jsonify({"status": "ready" if ready else "unavailable", "checks": checks})
+    if not ready:
+        response.status_code = 503
+        response.headers["Retry-After"] = READY_RETRY_AFTER
+    return response
+
+
+def redis_check() -> dict:
+    """Whether Redis answers PING (its error type when not; never its address)."""
+    try:
+        services().store.client.ping()
+    except (redis.RedisError, RedisClusterException) as error:
+        return {"ok": False, "detail": type(error).__name__}
+    return {"ok": True, "detail": "pong"}
+
+
+def secrets_check() -> dict:
+    """Whether the loaded epoch secret and signing key are the ones the ledger published."""
+    try:
+        services().ledger.ensure_epoch()
+    except LedgerMismatch:
+        return {"ok": False, "detail": "the ledger was published with another secret or key"}
+    except (redis.RedisError, RedisClusterException) as error:
+        return {"ok": False, "detail": f"cannot read the ledger: {type(error).__name__}"}
+    return {"ok": True, "detail": "match the ledger"}
+
+
+def epoch_check() -> dict:
+    """Whether today's UTC date lies in the loaded epoch (else no game can start)."""
+    the_services = services()
+    today = the_services.now().date()
+    try:
+        day = the_services.secrets.epoch.day_index(today)
+    except ChainError:
+        return {"ok": False, "detail": f"{today.isoformat()} is outside the epoch"}
+    return {"ok": True, "detail": f"day {day} of {the_services.secrets.epoch.length}"}
+
+
+def init_app(app) -> None:
+    """Serve /healthz and /readyz."""
+    app.register_blueprint(blueprint)

@@ -1,0 +1,80 @@
+"""Rate limits per client on game creation, actions and verification, kept in the same Redis.
+
+Creation and verification are limited per client address; actions per game (a whole game is at
+most about fifty actions) and per client address. A refused request gets a 429 with
+Retry-After. The limits are shared by every worker and every replica through Redis; if Redis is
+down, each process falls back to counting in memory until it is back.
+"""
+
+import re
+
+from flask import request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+from ..services import redis_url
+
+API = "/api/v1"
+CREATE_RULE = f"{API}/games"
+ACTION_RULE = re.compile(rf"^{re.escape(API)}/games/<[^>]+>/(roll|score)$")
+VERIFY_RULE = f"{API}/verify"
+STORAGE_TIMEOUT = 2.0
+
+
+def storage_uri(url: str) -> str:
+    """The `limits` storage URI for a redis-py URL (a unix socket is ``redis+unix://``)."""
+    if url.startswith("unix://"):
+        return "redis+unix://" + url[len("unix://"):]
+    return url
+
+
+def game_in_path() -> str:
+    """The game id of an action's URL: one game's actions share a budget."""
+    return "game:" + "|".join(str(value) for value in (request.view_args or {}).values())
+
+
+def limited_endpoints(app) -> dict[str, str]:
+    """The endpoints of game creation, actions and verification, by kind."""
+    found = {}
+    for rule in app.url_map.iter_rules():
+        if "POST" not in (rule.methods or ()):
+            continue
+        if rule.rule == CREATE_RULE:
+            found[rule.endpoint] = "create"
+        elif ACTION_RULE.match(rule.rule):
+            found[rule.endpoint] = "action"
+        elif rule.rule == VERIFY_RULE:
+            found[rule.endpoint] = "verify"
+    missing = {"create", "action", "verify"} - set(found.values())
+    if missing:
+        raise RuntimeError(f"no API route to rate-limit for: {', '.join(sorted(missing))}")
+    return found
+
+
+def init_app(app) -> None:
+    """Store the limits in the app's Redis and put them on the limited endpoints.
+
+    ``RATE_LIMITS`` ``off`` turns them off; unset, they are on except under ``TESTING``.
+    """
+    switch = app.config.get("RATE_LIMITS")
+    app.config.setdefault("RATELIMIT_ENABLED", switch != "off" if switch else not app.testing)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(redis_url(app.config)))
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {
+        "socket_timeout": STORAGE_TIMEOUT, "socket_connect_timeout": STORAGE_TIMEOUT})
+    app.config.setdefault("RATELIMIT_KEY_PREFIX", "yacht-daily")
+    app.config.setdefault("RATELIMIT_STRATEGY", "fixed-window")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    limiter = Limiter(get_remote_address, app=app)
+    limits = {
+        "create": [(app.config["RATE_LIMIT_CREATE"], get_remote_address)],
+        "action": [(app.config["RATE_LIMIT_ACTIONS_PER_GAME"], game_in_path),
+                   (app.config["RATE_LIMIT_ACTIONS_PER_CLIENT"], get_remote_address)],
+        "verify": [(app.config["RATE_LIMIT_VERIFY"], get_remote_address)],
+    }
+    for endpoint, kind in limited_endpoints(app).items():
+        view = app.view_functions[endpoint]
+        for limit_value, key_func in limits[kind]:
+            view = limiter.limit(limit_value, key_func=key_func, methods=["POST"])(view)
+        app.view_functions[endpoint] = view
