@@ -1,7 +1,7 @@
 """Helpers shared by the core's tests: an independent dice stream, a random player, strategies.
 
-The reference stream here is written from FAIRNESS.md, not from ``fairness.dice``, so the two
-check each other.
+The reference stream and Merkle functions here are written from FAIRNESS.md and RFC 9162, not
+from ``fairness``, so the two check each other.
 """
 
 import hashlib
@@ -30,6 +30,34 @@ def reference_dice(seed: bytes, date: str, ruleset_id: str, count: int) -> list[
         dice.extend(byte % 6 + 1 for byte in digest if byte < 252)
         block += 1
     return dice[:count]
+
+
+def mth(data: list[bytes]) -> bytes:
+    """RFC 9162 section 2.1.1: the Merkle Tree Hash of a list of leaf data, recursively."""
+    if not data:
+        return hashlib.sha256(b"").digest()
+    if len(data) == 1:
+        return hashlib.sha256(b"\x00" + data[0]).digest()
+    k = _split(len(data))
+    return hashlib.sha256(b"\x01" + mth(data[:k]) + mth(data[k:])).digest()
+
+
+def path(m: int, data: list[bytes]) -> list[bytes]:
+    """RFC 9162 section 2.1.3.1: PATH(m, D[n]), the audit path of leaf m, recursively."""
+    if len(data) == 1:
+        return []
+    k = _split(len(data))
+    if m < k:
+        return path(m, data[:k]) + [mth(data[k:])]
+    return path(m - k, data[k:]) + [mth(data[:k])]
+
+
+def _split(n: int) -> int:
+    """The largest power of two smaller than ``n`` (n > 1)."""
+    k = 1
+    while k * 2 < n:
+        k *= 2
+    return k
 
 
 def random_hold(rng: random.Random) -> list[bool]:

@@ -7,37 +7,10 @@ RFC's MTH and PATH definitions, and with Certificate Transparency's published ro
 import hashlib
 
 import pytest
+from fairness_testkit import mth, path
 
 from fairness.errors import LedgerError
 from fairness.merkle import inclusion_path, leaf_hash, node_hash, root, verify_inclusion
-
-
-def mth(data: list[bytes]) -> bytes:
-    """RFC 9162 section 2.1.1: the Merkle Tree Hash of a list of leaf data, recursively."""
-    if not data:
-        return hashlib.sha256(b"").digest()
-    if len(data) == 1:
-        return hashlib.sha256(b"\x00" + data[0]).digest()
-    k = _split(len(data))
-    return hashlib.sha256(b"\x01" + mth(data[:k]) + mth(data[k:])).digest()
-
-
-def path(m: int, data: list[bytes]) -> list[bytes]:
-    """RFC 9162 section 2.1.3.1: PATH(m, D[n]), the audit path of leaf m, recursively."""
-    if len(data) == 1:
-        return []
-    k = _split(len(data))
-    if m < k:
-        return path(m, data[:k]) + [mth(data[k:])]
-    return path(m - k, data[k:]) + [mth(data[:k])]
-
-
-def _split(n: int) -> int:
-    """The largest power of two smaller than ``n`` (n > 1)."""
-    k = 1
-    while k * 2 < n:
-        k *= 2
-    return k
 
 
 def leaves_of(size: int) -> list[bytes]:

@@ -1,0 +1,633 @@
+"""Write tests/vectors.json: the protocol's test vectors, computed by the core from fixed inputs.
+
+Usage (from the repository root):
+
+    make vectors                             # rewrite tests/vectors.json
+    .venv/bin/python scripts/make_vectors.py # the same
+    .venv/bin/python scripts/make_vectors.py --check   # exit 1 if the file is out of date
+
+Every input is fixed and Ed25519 signatures are deterministic, so running it again gives the
+same bytes; tests/fairness/test_vectors.py rebuilds the vectors in memory and compares them with
+the committed file, so they can never drift from the code. The signing key is a public TEST key
+(RFC 8032 test 1): never use it for anything real.
+
+Games are played by simple deterministic strategies on seeds found by a deterministic search,
+so that the file holds games that hit the Joker rule, the +100 bonus and the upper bonus.
+"""
+
+import argparse
+import datetime as dt
+import hashlib
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from fairness import (
+    RULESETS,
+    DiceStream,
+    Game,
+    canonical_json,
+    extra_bonus,
+    ledger,
+    merkle,
+    placement,
+    score,
+)
+from fairness.chain import new_epoch, seed_for_day
+from fairness.dice import block_message, dice_from_block
+from fairness.sheets import DAILY_RULESETS, LOWER, UPPER
+
+VECTORS_PATH = Path(__file__).resolve().parents[1] / "tests" / "vectors.json"
+
+# RFC 8032 section 7.1, TEST 1: a published key, for test vectors only.
+TEST_KEY_SEED = bytes.fromhex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
+
+GAME_DATE = "2026-12-01"
+LEDGER_START = "2026-12-01"
+LEDGER_EPOCH_LENGTH = 7
+LEDGER_PLAYERS = {  # per revealed day: how many finished games per sheet, and abandoned ones
+    1: {"yacht": 2, "yacht-bonus": 3, "yahtzee": 1},
+    2: {"yacht": 1, "yacht-bonus": 0, "yahtzee": 2},
+}
+LEDGER_ABANDONED = {1: {"yacht": 1}, 2: {"yahtzee": 1}}
+SEARCH_LIMIT = 3000
+
+# Certificate Transparency's reference leaves: trees of up to 8 of them have published heads.
+CT_LEAVES = [
+    "",
+    "00",
+    "10",
+    "2021",
+    "3031",
+    "40414243",
+    "5051525354555657",
+    "606162636465666768696a6b6c6d6e6f",
+]
+MERKLE_SIZES = (0, 1, 2, 3, 5, 7, 8, 13)
+
+
+def label_bytes(label: str) -> bytes:
+    """32 fixed bytes named by ``label``: SHA-256 of ``yacht-daily/vectors/<label>``."""
+    return hashlib.sha256(f"yacht-daily/vectors/{label}".encode()).digest()
+
+
+def signed(key: Ed25519PrivateKey, obj: dict) -> dict:
+    """``obj`` with ``sig``: the Ed25519 signature of its canonical JSON without ``sig``."""
+    return {**obj, "sig": key.sign(ledger.signed_bytes(obj)).hex()}
+
+
+# ---------------------------------------------------------------- canonical JSON
+
+
+def canonical_vectors() -> list[dict]:
+    """Values and their canonical JSON text."""
+    values = [
+        {"b": 1, "a": [True, False, None]},
+        {"z": {"y": 2, "x": 1}, "a": [], "m": {}},
+        {"name": "Élodie à Zürich", "emoji": "🎲"},
+        'quote " backslash \\ slash / tab \t newline \n control \u0001',
+        [-9007199254740991, 0, 9007199254740991],
+        {"action": "roll", "hold": [False, True, False, False, True], "dice": [6, 2, 6, 3, 6]},
+        {"action": "score", "category": "full-house", "points": 25, "bonus": 0},
+    ]
+    return [
+        {"value": value, "canonical": canonical_json(value).decode("utf-8")} for value in values
+    ]
+
+
+# ---------------------------------------------------------------- dice streams
+
+
+def stream_vector(seed: bytes, date: str, ruleset_id: str) -> dict:
+    """The first blocks, dice and rolls of one (seed, date, sheet)."""
+    stream = DiceStream(seed, date, ruleset_id)
+    blocks = [stream.block(k) for k in range(3)]
+    return {
+        "seed": seed.hex(),
+        "date": date,
+        "ruleset": ruleset_id,
+        "messages": [block_message(date, ruleset_id, k).decode("ascii") for k in range(3)],
+        "blocks": [block.hex() for block in blocks],
+        "block_dice": [dice_from_block(block) for block in blocks],
+        "rejected_bytes": sum(1 for block in blocks for byte in block if byte >= 252),
+        "dice": stream.dice(100),
+        "rolls": [list(stream.roll(n)) for n in range(8)],
+    }
+
+
+def stream_vectors(chain_day_seed: bytes) -> list[dict]:
+    """Streams of every sheet on one seed, of the daily sheets on a chain seed, and more dates."""
+    vectors = [stream_vector(bytes(range(32)), GAME_DATE, ruleset_id) for ruleset_id in RULESETS]
+    vectors += [stream_vector(chain_day_seed, LEDGER_START, r) for r in DAILY_RULESETS]
+    vectors.append(stream_vector(bytes(32), "2028-02-29", "yacht"))
+    vectors.append(stream_vector(label_bytes("stream"), "2027-01-01", "yahtzee"))
+    if not any(vector["rejected_bytes"] for vector in vectors):
+        raise AssertionError("no stream vector shows a rejected byte")
+    return vectors
+
+
+# ---------------------------------------------------------------- seed chains
+
+
+def chain_vector(secret: bytes, start: str, length: int) -> dict:
+    """An epoch's anchor and every day's seed."""
+    epoch = new_epoch(secret, start, length)
+    return {
+        "secret": secret.hex(),
+        "start": start,
+        "length": length,
+        "anchor": epoch.anchor.hex(),
+        "dates": {str(i): epoch.date_of(i) for i in range(1, length + 1)},
+        "seeds": {str(i): seed_for_day(secret, epoch, i).hex() for i in range(1, length + 1)},
+    }
+
+
+def chain_vectors() -> list[dict]:
+    """The ledger's epoch, one across a year end, and a one-day epoch."""
+    return [
+        chain_vector(label_bytes("epoch-1"), LEDGER_START, LEDGER_EPOCH_LENGTH),
+        chain_vector(label_bytes("epoch-2"), "2026-12-30", 4),
+        chain_vector(bytes(range(32)), "2027-03-01", 1),
+    ]
+
+
+# ---------------------------------------------------------------- Merkle trees
+
+
+def merkle_leaf_data(size: int) -> list[bytes]:
+    """``size`` leaves: CT's reference leaves first, then ``leaf <i>``."""
+    return [
+        bytes.fromhex(CT_LEAVES[i]) if i < len(CT_LEAVES) else f"leaf {i}".encode()
+        for i in range(size)
+    ]
+
+
+def merkle_vector(size: int) -> dict:
+    """A tree's leaves, root and every inclusion proof."""
+    data = merkle_leaf_data(size)
+    hashes = [merkle.leaf_hash(leaf) for leaf in data]
+    return {
+        "leaves": [leaf.hex() for leaf in data],
+        "leaf_hashes": [h.hex() for h in hashes],
+        "root": merkle.root(hashes).hex(),
+        "proofs": [
+            {"index": i, "size": size, "path": [h.hex() for h in merkle.inclusion_path(i, hashes)]}
+            for i in range(size)
+        ],
+    }
+
+
+# ---------------------------------------------------------------- scores
+
+# The reference documents' own examples, as (ruleset, box, dice).
+REFERENCE_EXAMPLES = [
+    ("yacht", "fives", [5, 5, 5, 2, 1]),
+    ("yacht-bonus", "fours", [4, 4, 4, 2, 1]),
+    ("yacht-bonus", "choice", [6, 5, 4, 3, 1]),
+    ("yacht-bonus", "four-of-a-kind", [5, 5, 5, 5, 2]),
+    ("yacht-bonus", "full-house", [6, 6, 6, 5, 5]),
+    ("yacht-bonus", "full-house", [1, 1, 1, 2, 2]),
+    ("yacht-bonus", "small-straight", [2, 3, 4, 5, 5]),
+    ("yacht-bonus", "large-straight", [2, 3, 4, 5, 6]),
+    ("yacht-bonus", "yacht", [3, 3, 3, 3, 3]),
+    *(
+        ("yacht-bonus", box, [6, 6, 6, 6, 6])
+        for box in ("sixes", "choice", "four-of-a-kind", "full-house", "yacht")
+    ),
+    ("yahtzee", "fours", [4, 4, 2, 4, 6]),
+    ("yahtzee", "three-of-a-kind", [6, 6, 6, 2, 1]),
+    ("yahtzee", "small-straight", [1, 2, 3, 4, 4]),
+    ("yahtzee", "small-straight", [1, 2, 3, 4, 5]),
+    ("yahtzee", "large-straight", [1, 2, 3, 4, 5]),
+    ("yahtzee", "full-house", [5, 5, 5, 5, 5]),
+]
+# Throws from which every box of every sheet gets one scoring and one zero example.
+SCORE_THROWS = [
+    [1, 1, 1, 2, 2],
+    [6, 6, 6, 5, 5],
+    [1, 2, 3, 4, 5],
+    [2, 3, 4, 5, 6],
+    [5, 5, 5, 5, 2],
+    [3, 3, 3, 3, 3],
+    [1, 3, 4, 5, 6],
+    [6, 5, 4, 3, 1],
+    [2, 2, 4, 4, 6],
+]
+_ALL_LOWER = (
+    "three-of-a-kind",
+    "four-of-a-kind",
+    "full-house",
+    "small-straight",
+    "large-straight",
+    "yahtzee",
+    "chance",
+)
+JOKER_SHEETS = [  # (dice, sheet) of further five-of-a-kinds on the 13-box sheets
+    ([6, 6, 6, 6, 6], {"yahtzee": 50}),
+    ([6, 6, 6, 6, 6], {"yahtzee": 0}),
+    ([6, 6, 6, 6, 6], {"yahtzee": 50, "sixes": 18, "chance": 22}),
+    ([2, 2, 2, 2, 2], {"yahtzee": 0, "twos": 4}),
+    ([6, 6, 6, 6, 6], {box: 0 for box in _ALL_LOWER} | {"yahtzee": 50, "sixes": 24, "ones": 3}),
+    ([1, 1, 1, 1, 1], {box: 0 for box in _ALL_LOWER} | {"ones": 4}),
+]
+
+
+def score_vector(ruleset_id: str, category: str, dice: list[int], sheet: dict) -> dict:
+    """What ``dice`` score in ``category`` given ``sheet``, and where they may go."""
+    allowed = placement(ruleset_id, dice, sheet)
+    return {
+        "ruleset": ruleset_id,
+        "category": category,
+        "dice": dice,
+        "sheet": sheet,
+        "points": score(ruleset_id, category, dice, sheet),
+        "extra_bonus": extra_bonus(ruleset_id, dice, sheet),
+        "allowed": list(allowed.allowed),
+        "restriction": allowed.restriction,
+    }
+
+
+def score_vectors() -> list[dict]:
+    """Reference examples, a scoring and a zero throw per box of every sheet, Joker cases.
+
+    Then, for each Joker case and for a second five-of-a-kind on the 12-box sheets, every
+    free box.
+    """
+    vectors = [
+        score_vector(ruleset_id, box, dice, {}) for ruleset_id, box, dice in REFERENCE_EXAMPLES
+    ]
+    for ruleset in RULESETS.values():
+        for box in ruleset.category_ids:
+            scoring = next(d for d in SCORE_THROWS if score(ruleset.id, box, d))
+            zero = next((d for d in SCORE_THROWS if not score(ruleset.id, box, d)), None)
+            vectors += [
+                score_vector(ruleset.id, box, dice, {})
+                for dice in (scoring, zero)
+                if dice is not None
+            ]  # Choice is never 0
+    for ruleset_id in ("yacht", "yacht-bonus"):
+        sheet = {"yacht": 50}
+        vectors += [
+            score_vector(ruleset_id, box, [6] * 5, sheet)
+            for box in RULESETS[ruleset_id].category_ids
+            if box not in sheet
+        ]
+    for ruleset in RULESETS.values():
+        if ruleset.five_of_a_kind_box is None:
+            continue
+        for dice, sheet in JOKER_SHEETS:
+            vectors += [
+                score_vector(ruleset.id, box, dice, sheet)
+                for box in ruleset.category_ids
+                if box not in sheet
+            ]
+    return vectors
+
+
+# ---------------------------------------------------------------- games
+
+Strategy = Callable[[Game], str]
+
+
+def most_common_face(dice) -> int:
+    """The face showing most often (the higher face on a tie)."""
+    counts = Counter(dice)
+    return max(counts, key=lambda face: (counts[face], face))
+
+
+def best_box(game: Game, boxes: Iterable[str]) -> str:
+    """The box scoring the most among ``boxes`` (the first in sheet order on a tie)."""
+    previews = game.previews()
+    candidates = [box for box in boxes if box in previews]
+    return max(candidates, key=lambda box: (previews[box], -candidates.index(box)))
+
+
+def greedy_box(game: Game) -> str:
+    """The allowed box scoring the most."""
+    return best_box(game, game.placement().allowed)
+
+
+def lower_first_box(game: Game) -> str:
+    """The best allowed lower box while one is free, then the best upper box."""
+    ruleset = RULESETS[game.ruleset]
+    allowed = game.placement().allowed
+    lower = [box for box in allowed if ruleset.category(box).section == LOWER]
+    return best_box(game, lower or allowed)
+
+
+def upper_first_box(game: Game) -> str:
+    """The best allowed upper box while one is free, then the best lower box."""
+    ruleset = RULESETS[game.ruleset]
+    allowed = game.placement().allowed
+    upper = [box for box in allowed if ruleset.category(box).section == UPPER]
+    return best_box(game, upper or allowed)
+
+
+def scratch_first_box(game: Game) -> str:
+    """Scratch the five-of-a-kind box first (0, unless the dice are five of a kind), then greedy."""
+    box = RULESETS[game.ruleset].five_of_a_kind_box
+    if box and box in game.placement().allowed:
+        return box
+    return greedy_box(game)
+
+
+STRATEGIES: dict[str, tuple[Strategy, int]] = {  # name -> (box choice, rolls per turn at most)
+    "greedy": (greedy_box, 3),
+    "lower-first": (lower_first_box, 3),
+    "upper-first": (upper_first_box, 3),
+    "scratch-first": (scratch_first_box, 3),
+    "two-rolls": (greedy_box, 2),
+    "one-roll": (greedy_box, 1),
+}
+
+
+def play(ruleset_id: str, date: str, seed: bytes, strategy: str, stop_after_turns=None) -> Game:
+    """A game played by ``strategy``: keep the most common face, stop at five of a kind."""
+    choose, max_rolls = STRATEGIES[strategy]
+    stream = DiceStream(seed, date, ruleset_id)
+    game = Game.new(ruleset_id, date)
+    while not game.finished and (stop_after_turns is None or len(game.boxes) < stop_after_turns):
+        game = game.roll(None, stream)
+        while game.rolls_in_turn < max_rolls and len(set(game.dice)) > 1:
+            face = most_common_face(game.dice)
+            game = game.roll([die == face for die in game.dice], stream)
+        game = game.score(choose(game))
+    return game
+
+
+def features(game: Game) -> list[str]:
+    """What a game shows: Joker placements, bonuses, further five-of-a-kinds."""
+    ruleset = RULESETS[game.ruleset]
+    seen = set()
+    boxes: dict[str, int] = {}
+    dice = None
+    for entry in game.transcript:
+        if entry["action"] == "roll":
+            dice = entry["dice"]
+            continue
+        restriction = placement(game.ruleset, dice, boxes).restriction
+        if restriction:
+            seen.add(restriction)
+        five_box = ruleset.five_of_a_kind_box or "yacht"
+        if len(set(dice)) == 1 and five_box in boxes:
+            seen.add("second-five-of-a-kind")
+            if restriction and boxes[five_box] == 0:
+                seen.add("joker-with-zero-box")
+        if entry["bonus"]:
+            seen.add("extra-bonus")
+        boxes[entry["category"]] = entry["points"]
+    if game.finished and game.totals().upper_bonus:
+        seen.add("upper-bonus")
+    if any(len(turn) < 3 for turn in _rolls_per_turn(game)):
+        seen.add("early-stop")
+    return sorted(seen)
+
+
+def _rolls_per_turn(game: Game) -> list[str]:
+    """Each finished turn's actions as ``r`` letters (one per roll)."""
+    kinds = "".join("r" if entry["action"] == "roll" else "s" for entry in game.transcript)
+    return kinds.split("s")[:-1]
+
+
+WANTED_GAMES = [  # (ruleset, strategies to try, features the game must show)
+    ("yacht", ("greedy",), ()),
+    ("yacht", ("greedy",), ("second-five-of-a-kind",)),
+    ("yacht-bonus", ("greedy",), ()),
+    ("yacht-bonus", ("upper-first", "greedy"), ("upper-bonus",)),
+    ("yacht-bonus", ("greedy",), ("second-five-of-a-kind",)),
+    ("yahtzee", ("greedy",), ("extra-bonus", "joker-upper")),
+    ("yahtzee", ("greedy",), ("extra-bonus", "joker-lower")),
+    ("yahtzee", ("lower-first",), ("joker-upper-zero",)),
+    ("yahtzee", ("scratch-first",), ("joker-with-zero-box",)),
+    ("yahtzee", ("upper-first", "greedy"), ("upper-bonus",)),
+    ("yahtzee-no-joker", ("greedy",), ("extra-bonus",)),
+    ("yahtzee-no-bonus", ("greedy",), ("joker-lower", "second-five-of-a-kind")),
+    ("yahtzee-no-joker-no-bonus", ("greedy",), ("second-five-of-a-kind",)),
+]
+
+
+def find_game(ruleset_id: str, strategies: tuple[str, ...], wanted: tuple[str, ...]) -> tuple:
+    """The first (seed, strategy, game) in a fixed search order whose game shows ``wanted``."""
+    for attempt in range(SEARCH_LIMIT):
+        seed = label_bytes(f"game/{ruleset_id}/{attempt}")
+        for strategy in strategies:
+            game = play(ruleset_id, GAME_DATE, seed, strategy)
+            if set(wanted) <= set(features(game)):
+                return seed, strategy, game
+    raise RuntimeError(f"no {ruleset_id} game with {wanted} in {SEARCH_LIMIT} seeds")
+
+
+def game_vector(game_id: str, player: str, seed: bytes, strategy: str, game: Game) -> dict:
+    """A game as published, with everything a verifier recomputes."""
+    return {
+        "game": game_id,
+        "player": player,
+        "seed": seed.hex(),
+        "date": game.date,
+        "ruleset": game.ruleset,
+        "strategy": strategy,
+        "finished": game.finished,
+        "features": features(game),
+        "transcript": list(game.transcript),
+        "boxes": {
+            box: game.boxes[box] for box in RULESETS[game.ruleset].category_ids if box in game.boxes
+        },
+        "totals": game.totals().as_dict(),
+        "transcript_sha256": ledger.transcript_hash(game.transcript),
+    }
+
+
+def searched_game_vectors() -> list[dict]:
+    """Whole games on all six sheets, found to show the rules that matter."""
+    vectors = []
+    for number, (ruleset_id, strategies, wanted) in enumerate(WANTED_GAMES):
+        seed, strategy, game = find_game(ruleset_id, strategies, wanted)
+        game_id = label_bytes(f"game-id/{number}").hex()[:16]
+        vectors.append(
+            game_vector(
+                game_id, f"p-{label_bytes(f'player/{number}').hex()[:12]}", seed, strategy, game
+            )
+        )
+    return vectors
+
+
+# ---------------------------------------------------------------- the ledger
+
+
+def reveal_time(date: str) -> str:
+    """When ``date`` is revealed: play ends D+1 12:00Z, closes 1 h later, reveal 60 s after."""
+    return f"{dt.date.fromisoformat(date) + dt.timedelta(days=1)}T13:01:00Z"
+
+
+def ledger_vectors(key: Ed25519PrivateKey) -> tuple[dict, list[dict]]:
+    """An epoch and two revealed days with their games: the ledger section and the games."""
+    public_key = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    secret = label_bytes("epoch-1")
+    epoch = new_epoch(secret, LEDGER_START, LEDGER_EPOCH_LENGTH)
+    entries = [
+        signed(
+            key,
+            ledger.epoch_entry(
+                seq=0,
+                prev=ledger.GENESIS_PREV,
+                number=1,
+                epoch=epoch,
+                public_key=public_key,
+                rulesets=DAILY_RULESETS,
+                published_at="2026-11-29T12:00:00Z",
+            ),
+        )
+    ]
+    receipts, proofs, games = [], [], []
+    strategies = list(STRATEGIES)
+    for day, finished_counts in LEDGER_PLAYERS.items():
+        date, seed = epoch.date_of(day), seed_for_day(secret, epoch, day)
+        day_receipts = {}
+        for ruleset_id in DAILY_RULESETS:
+            sheet_receipts = []
+            count = finished_counts[ruleset_id]
+            abandoned = LEDGER_ABANDONED.get(day, {}).get(ruleset_id, 0)
+            for number in range(count + abandoned):
+                label = f"{date}/{ruleset_id}/{number}"
+                game_id = label_bytes(f"game-id/{label}").hex()[:16]
+                player = f"p-{label_bytes(f'player/{label}').hex()[:12]}"
+                strategy = strategies[(day + number) % len(strategies)]
+                stop = None if number < count else 4
+                game = play(ruleset_id, date, seed, strategy, stop_after_turns=stop)
+                games.append(game_vector(game_id, player, seed, strategy, game))
+                if game.finished:
+                    sheet_receipts.append(
+                        signed(
+                            key,
+                            ledger.receipt(
+                                game=game_id,
+                                epoch=1,
+                                date=date,
+                                ruleset=ruleset_id,
+                                player=player,
+                                transcript=game.transcript,
+                                total=game.totals().total,
+                            ),
+                        )
+                    )
+            day_receipts[ruleset_id] = sheet_receipts
+        entries.append(
+            signed(
+                key,
+                ledger.reveal_entry(
+                    seq=len(entries),
+                    prev=ledger.entry_hash(entries[-1]),
+                    epoch=1,
+                    date=date,
+                    day=day,
+                    seed=seed,
+                    games={r: len(day_receipts[r]) for r in DAILY_RULESETS},
+                    roots={r: ledger.day_root(day_receipts[r]) for r in DAILY_RULESETS},
+                    revealed_at=reveal_time(date),
+                ),
+            )
+        )
+        for ruleset_id, sheet_receipts in day_receipts.items():
+            receipts += ledger.day_tree(sheet_receipts)
+            proofs += [
+                {
+                    "game": r["game"],
+                    "date": date,
+                    "ruleset": ruleset_id,
+                    **ledger.inclusion_proof(sheet_receipts, r["game"]),
+                    "root": ledger.day_root(sheet_receipts).hex(),
+                }
+                for r in ledger.day_tree(sheet_receipts)
+            ]
+    return {"entries": entries, "receipts": receipts, "proofs": proofs}, games
+
+
+def signing_vectors(key: Ed25519PrivateKey, ledger_section: dict) -> dict:
+    """The test key and, for a few signed objects, the exact bytes signed and the signature."""
+    objects = [
+        ledger_section["entries"][0],
+        ledger_section["entries"][1],
+        ledger_section["receipts"][0],
+    ]
+    return {
+        "private_key_seed": TEST_KEY_SEED.hex(),
+        "note": "RFC 8032 section 7.1 TEST 1 key: a public TEST key, never use it for real",
+        "public_key": key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex(),
+        "objects": [
+            {
+                "object": obj,
+                "signed_bytes": ledger.signed_bytes(obj).decode("utf-8"),
+                "sig": obj["sig"],
+            }
+            for obj in objects
+        ],
+    }
+
+
+# ---------------------------------------------------------------- the file
+
+
+def build_vectors() -> dict:
+    """Every vector, from fixed inputs."""
+    key = Ed25519PrivateKey.from_private_bytes(TEST_KEY_SEED)
+    chains = chain_vectors()
+    ledger_section, ledger_games = ledger_vectors(key)
+    return {
+        "about": "Yacht Daily test vectors, written by scripts/make_vectors.py from fixed inputs "
+        "(see FAIRNESS.md). Hex is lowercase; dates are YYYY-MM-DD.",
+        "canonical_json": canonical_vectors(),
+        "stream": stream_vectors(bytes.fromhex(chains[0]["seeds"]["1"])),
+        "chain": chains,
+        "merkle": [merkle_vector(size) for size in MERKLE_SIZES],
+        "scores": score_vectors(),
+        "games": searched_game_vectors() + ledger_games,
+        "signing": signing_vectors(key, ledger_section),
+        "ledger": ledger_section,
+    }
+
+
+def render(vectors: dict) -> str:
+    """The file's text: one vector per line inside each section, so diffs stay readable."""
+
+    def dumps(value) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    def block(value, indent: int, depth: int) -> str:
+        pad, inner = " " * indent, " " * (indent + 2)
+        if isinstance(value, dict) and depth < 2:
+            items = [
+                f"{inner}{dumps(k)}: {block(v, indent + 2, depth + 1)}" for k, v in value.items()
+            ]
+            return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+        if isinstance(value, list) and value and depth < 3:
+            return "[\n" + ",\n".join(inner + dumps(item) for item in value) + f"\n{pad}]"
+        return dumps(value)
+
+    return block(vectors, 0, 0) + "\n"
+
+
+def main(argv=None) -> int:
+    """Write the vectors file, or with --check say whether it is up to date."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if the file is out of date")
+    args = parser.parse_args(argv)
+    text = render(build_vectors())
+    if args.check:
+        current = VECTORS_PATH.read_text(encoding="utf-8") if VECTORS_PATH.exists() else ""
+        if current != text:
+            print(f"{VECTORS_PATH} is out of date: run `make vectors`", file=sys.stderr)
+            return 1
+        print(f"{VECTORS_PATH} is up to date")
+        return 0
+    VECTORS_PATH.write_text(text, encoding="utf-8")
+    print(f"wrote {VECTORS_PATH} ({len(text.encode('utf-8'))} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,258 @@
+"""tests/vectors.json: up to date with the code, and right by independent recomputation.
+
+The file is rebuilt in memory by scripts/make_vectors.py and must equal the committed bytes;
+then each section is recomputed here from the protocol's definitions (HMAC, RFC 9162,
+Ed25519 through ``cryptography``) rather than trusted because the core wrote it.
+"""
+
+import hashlib
+import hmac
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from fairness_testkit import mth, path, reference_dice
+
+from fairness import RULESETS, DiceStream, audit, canonical_json, replay
+from fairness.rules import JOKER_LOWER, JOKER_UPPER, JOKER_UPPER_ZERO
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTORS_FILE = ROOT / "tests" / "vectors.json"
+
+
+def load_script():
+    """scripts/make_vectors.py as a module."""
+    spec = importlib.util.spec_from_file_location(
+        "make_vectors", ROOT / "scripts" / "make_vectors.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def vectors() -> dict:
+    """The committed vectors."""
+    return json.loads(VECTORS_FILE.read_text(encoding="utf-8"))
+
+
+def verify_signature(public_key: str, message: bytes, sig: str) -> bool:
+    """True when ``sig`` is a valid Ed25519 signature of ``message`` by ``public_key``."""
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(
+            bytes.fromhex(sig), message
+        )
+    except Exception:
+        return False
+    return True
+
+
+class TestUpToDate:
+    """The committed file is exactly what the script writes now, and the script is stable."""
+
+    def test_committed_file_equals_a_fresh_build(self):
+        script = load_script()
+        assert script.render(script.build_vectors()) == VECTORS_FILE.read_text(encoding="utf-8")
+
+    def test_check_mode_reports_up_to_date(self, capsys):
+        assert load_script().main(["--check"]) == 0
+
+    def test_sections_have_the_documented_shape(self, vectors):
+        expected = {
+            "canonical_json": {"value", "canonical"},
+            "stream": {"seed", "date", "ruleset", "blocks", "dice", "rolls"},
+            "chain": {"secret", "start", "length", "anchor", "seeds"},
+            "merkle": {"leaves", "root", "proofs"},
+            "scores": {
+                "ruleset",
+                "category",
+                "dice",
+                "sheet",
+                "points",
+                "extra_bonus",
+                "allowed",
+                "restriction",
+            },
+            "games": {
+                "seed",
+                "date",
+                "ruleset",
+                "transcript",
+                "boxes",
+                "totals",
+                "transcript_sha256",
+            },
+        }
+        for section, fields in expected.items():
+            for vector in vectors[section]:
+                assert fields <= set(vector), (section, fields - set(vector))
+        assert {"private_key_seed", "public_key", "objects"} <= set(vectors["signing"])
+        assert {"entries", "receipts", "proofs"} <= set(vectors["ledger"])
+        assert [len(tree["leaves"]) for tree in vectors["merkle"]] == [0, 1, 2, 3, 5, 7, 8, 13]
+
+
+class TestRecomputed:
+    """Every section recomputed from the definitions."""
+
+    def test_canonical_json(self, vectors):
+        for vector in vectors["canonical_json"]:
+            assert canonical_json(vector["value"]).decode("utf-8") == vector["canonical"]
+
+    def test_streams(self, vectors):
+        for vector in vectors["stream"]:
+            seed = bytes.fromhex(vector["seed"])
+            for k, block in enumerate(vector["blocks"]):
+                message = f"yacht-daily/dice/v1|{vector['date']}|{vector['ruleset']}|{k}"
+                assert hmac.new(seed, message.encode(), hashlib.sha256).hexdigest() == block
+            dice = reference_dice(seed, vector["date"], vector["ruleset"], 100)
+            assert vector["dice"] == dice
+            assert vector["rolls"] == [dice[5 * n : 5 * n + 5] for n in range(8)]
+        assert any(vector["rejected_bytes"] for vector in vectors["stream"])
+
+    def test_chains(self, vectors):
+        for vector in vectors["chain"]:
+            seed = bytes.fromhex(vector["secret"])
+            seeds = {}
+            for day in range(vector["length"], 0, -1):
+                seeds[str(day)] = seed.hex()
+                seed = hmac.new(seed, b"yacht-daily/chain/v1", hashlib.sha256).digest()
+            assert seed.hex() == vector["anchor"]
+            assert vector["seeds"] == dict(sorted(seeds.items(), key=lambda item: int(item[0])))
+
+    def test_merkle_trees(self, vectors):
+        for vector in vectors["merkle"]:
+            data = [bytes.fromhex(leaf) for leaf in vector["leaves"]]
+            assert mth(data).hex() == vector["root"]
+            for proof in vector["proofs"]:
+                expected = [h.hex() for h in path(proof["index"], data)]
+                assert proof["path"] == expected and proof["size"] == len(data)
+
+    def test_merkle_trees_of_ct_leaves_have_ct_heads(self, vectors):
+        heads = {
+            8: "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328",
+            0: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        }
+        roots = {len(vector["leaves"]): vector["root"] for vector in vectors["merkle"]}
+        assert {size: roots[size] for size in heads} == heads
+
+    def test_signatures(self, vectors):
+        signing = vectors["signing"]
+        key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(signing["private_key_seed"]))
+        public = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+        assert public == signing["public_key"]
+        assert public == "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+        for item in signing["objects"]:
+            unsigned = {k: v for k, v in item["object"].items() if k != "sig"}
+            assert item["signed_bytes"].encode("utf-8") == canonical_json(unsigned)
+            assert item["sig"] == item["object"]["sig"]
+            assert verify_signature(public, item["signed_bytes"].encode("utf-8"), item["sig"])
+
+    def test_games_replay(self, vectors):
+        for vector in vectors["games"]:
+            stream = DiceStream(vector["seed"], vector["date"], vector["ruleset"])
+            game = replay(vector["transcript"], stream)
+            assert dict(game.boxes) == vector["boxes"]
+            assert game.finished == vector["finished"]
+            assert game.totals().as_dict() == vector["totals"]
+            transcript_bytes = canonical_json(vector["transcript"])
+            assert hashlib.sha256(transcript_bytes).hexdigest() == vector["transcript_sha256"]
+
+    def test_games_cover_every_sheet_and_the_bonus_rules(self, vectors):
+        games = vectors["games"]
+        assert {game["ruleset"] for game in games} == set(RULESETS)
+        seen = {feature for game in games for feature in game["features"]}
+        assert {
+            JOKER_UPPER,
+            JOKER_LOWER,
+            JOKER_UPPER_ZERO,
+            "extra-bonus",
+            "upper-bonus",
+            "joker-with-zero-box",
+            "early-stop",
+        } <= seen
+        assert any(not game["finished"] for game in games)
+
+    def test_scores_cover_every_box_and_every_joker_case(self, vectors):
+        covered = {(s["ruleset"], s["category"]) for s in vectors["scores"]}
+        assert covered == {(r.id, box) for r in RULESETS.values() for box in r.category_ids}
+        restrictions = {(s["ruleset"], s["restriction"]) for s in vectors["scores"]}
+        for ruleset_id in ("yahtzee", "yahtzee-no-bonus"):
+            for code in (JOKER_UPPER, JOKER_LOWER, JOKER_UPPER_ZERO):
+                assert (ruleset_id, code) in restrictions
+        assert any(s["extra_bonus"] == 100 for s in vectors["scores"])
+
+
+class TestLedger:
+    """The ledger section: links, signatures, roots and proofs, by hand and by fairness.audit."""
+
+    def test_links_and_signatures_by_hand(self, vectors):
+        entries = vectors["ledger"]["entries"]
+        public_key = entries[0]["public_key"]
+        assert entries[0]["prev"] == "0" * 64
+        for before, entry in zip(entries, entries[1:], strict=False):
+            assert entry["prev"] == hashlib.sha256(canonical_json(before)).hexdigest()
+        for signed in entries + vectors["ledger"]["receipts"]:
+            unsigned = {k: v for k, v in signed.items() if k != "sig"}
+            assert verify_signature(public_key, canonical_json(unsigned), signed["sig"])
+
+    def test_roots_and_proofs_by_hand(self, vectors):
+        receipts = {r["game"]: r for r in vectors["ledger"]["receipts"]}
+        reveals = {e["date"]: e for e in vectors["ledger"]["entries"][1:]}
+        for reveal in reveals.values():
+            for ruleset_id, root in reveal["roots"].items():
+                day = sorted(
+                    (
+                        r
+                        for r in receipts.values()
+                        if (r["date"], r["ruleset"]) == (reveal["date"], ruleset_id)
+                    ),
+                    key=lambda r: r["game"],
+                )
+                leaves = [canonical_json({k: v for k, v in r.items() if k != "sig"}) for r in day]
+                assert mth(leaves).hex() == root
+                assert reveal["games"][ruleset_id] == len(day)
+        for proof in vectors["ledger"]["proofs"]:
+            receipt = receipts[proof["game"]]
+            day = sorted(
+                (
+                    r
+                    for r in receipts.values()
+                    if (r["date"], r["ruleset"]) == (receipt["date"], receipt["ruleset"])
+                ),
+                key=lambda r: r["game"],
+            )
+            leaves = [canonical_json({k: v for k, v in r.items() if k != "sig"}) for r in day]
+            assert [h.hex() for h in path(proof["index"], leaves)] == proof["path"]
+            assert day[proof["index"]]["game"] == proof["game"]
+
+    def test_the_audit_module_accepts_every_day_and_game(self, vectors):
+        entries = vectors["ledger"]["entries"]
+        receipts = {r["game"]: r for r in vectors["ledger"]["receipts"]}
+        assert all(check.ok for check in audit.check_ledger(entries, verify_signature))
+        for reveal in entries[1:]:
+            for ruleset_id in reveal["roots"]:
+                games = [
+                    {
+                        "id": g["game"],
+                        "player": g["player"],
+                        "name": None,
+                        "status": "finished" if g["finished"] else "abandoned",
+                        "transcript": g["transcript"],
+                        "receipt": receipts.get(g["game"]),
+                    }
+                    for g in vectors["games"]
+                    if (g["seed"], g["date"], g["ruleset"])
+                    == (reveal["seed"], reveal["date"], ruleset_id)
+                ]
+                day = audit.audit_day(entries, reveal["date"], ruleset_id, games, verify_signature)
+                assert day.ok, [check for check in day.checks if not check.ok]
+        for proof in vectors["ledger"]["proofs"]:
+            game = next(g for g in vectors["games"] if g["game"] == proof["game"])
+            shape = {key: proof[key] for key in ("index", "size", "path")}
+            checks = audit.check_game(
+                entries, receipts[proof["game"]], game["transcript"], shape, verify_signature
+            )
+            assert all(check.ok for check in checks), [c for c in checks if not c.ok]
