@@ -19,6 +19,7 @@ CREATE_RULE = f"{API}/games"
 ACTION_RULE = re.compile(rf"^{re.escape(API)}/games/<[^>]+>/(roll|score)$")
 VERIFY_RULE = f"{API}/verify"
 STORAGE_TIMEOUT = 2.0
+LIMITER_EXTENSION = "yacht_daily_limiter"
 
 
 def storage_uri(url: str) -> str:
@@ -67,6 +68,8 @@ def init_app(app) -> None:
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     limiter = Limiter(get_remote_address, app=app)
+    # The limit decorators hold the limiter weakly: the app keeps it alive.
+    app.extensions[LIMITER_EXTENSION] = limiter
     limits = {
         "create": [(app.config["RATE_LIMIT_CREATE"], get_remote_address)],
         "action": [(app.config["RATE_LIMIT_ACTIONS_PER_GAME"], game_in_path),
