@@ -447,7 +447,7 @@ def searched_game_vectors() -> list[dict]:
     vectors = []
     for number, (ruleset_id, strategies, wanted) in enumerate(WANTED_GAMES):
         seed, strategy, game = find_game(ruleset_id, strategies, wanted)
-        game_id = label_bytes(f"game-id/{number}").hex()[:16]
+        game_id = label_bytes(f"game-id/{number}").hex()[:32]
         vectors.append(
             game_vector(
                 game_id, f"p-{label_bytes(f'player/{number}').hex()[:12]}", seed, strategy, game
@@ -494,7 +494,7 @@ def ledger_vectors(key: Ed25519PrivateKey) -> tuple[dict, list[dict]]:
             abandoned = LEDGER_ABANDONED.get(day, {}).get(ruleset_id, 0)
             for number in range(count + abandoned):
                 label = f"{date}/{ruleset_id}/{number}"
-                game_id = label_bytes(f"game-id/{label}").hex()[:16]
+                game_id = label_bytes(f"game-id/{label}").hex()[:32]
                 player = f"p-{label_bytes(f'player/{label}').hex()[:12]}"
                 strategy = strategies[(day + number) % len(strategies)]
                 stop = None if number < count else 4
