@@ -152,11 +152,8 @@ class Store:
         """
         pipe = self.client.pipeline(transaction=False)
         pipe.sadd(day_games_key(date, ruleset), game_id)
-        self._create_game(
-            keys=[game_key(game_id), transcript_key(game_id)],
-            args=[ruleset, date, player, name or "", created_at],
-            client=pipe,
-        )
+        _queue_script(pipe, self._create_game, [game_key(game_id), transcript_key(game_id)],
+                      [ruleset, date, player, name or "", created_at])
         _, (created, meta, transcript) = pipe.execute()
         return bool(created), _record(game_id, meta, transcript)
 
@@ -173,7 +170,8 @@ class Store:
             batch = ids[start:start + READ_BATCH]
             pipe = self.client.pipeline(transaction=False)
             for game_id in batch:
-                self._load_game(keys=[game_key(game_id), transcript_key(game_id)], client=pipe)
+                _queue_script(pipe, self._load_game,
+                              [game_key(game_id), transcript_key(game_id)], [])
             for game_id, reply in zip(batch, pipe.execute(), strict=True):
                 if reply is not None:
                     records.append(_record(game_id, *reply))
@@ -287,6 +285,13 @@ class Store:
     def last_revealed(self) -> str | None:
         """The latest revealed date, or None."""
         return self.client.hget(LEDGER_INDEX, "revealed")
+
+
+def _queue_script(pipe, script, keys: Sequence[str], args: Sequence) -> None:
+    """Queue ``script`` in ``pipe`` as a raw EVAL: redis-py's cluster pipeline refuses scripts
+    (EVALSHA and its eval()), and a plain pipeline would spend an extra round trip on SCRIPT
+    EXISTS before running one. Redis routes and caches the EVAL like any other."""
+    pipe.execute_command("EVAL", script.script, len(keys), *keys, *args)
 
 
 def _encode(value: Mapping) -> str:
