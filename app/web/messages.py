@@ -19,8 +19,6 @@ def script_messages() -> dict[str, str]:
         "rollsLeftNone": _("No rolls left"),
         "rolling": _("Rolling…"),
         "rolled": _("You rolled {dice}."),
-        "holdAnnounce": _("Die {n} held."),
-        "releaseAnnounce": _("Die {n} released."),
         # turn guidance
         "turnStart": _("Turn {turn} of {turns}: roll the dice."),
         "afterRoll": _("Keep dice by tapping them (keys 1 to 5), roll again, or pick a box."),
@@ -72,7 +70,6 @@ def script_messages() -> dict[str, str]:
         "noHistory": _("No game played on this device yet. Today is a good day to start!"),
         "dayOne": _("1 day"),
         "dayMany": _("{n} days"),
-        "points": _("{n} points"),
         # verification
         "checking": _("Checking…"),
         "allGood": _(

@@ -2,9 +2,9 @@
 // progress, the countdowns to the next day and to the reveal, and the player's name.
 
 import { getJson } from "./api.js";
-import { duration, localDate, msUntilTomorrow } from "./dates.js";
+import { duration, localDate, longDate, msUntilTomorrow } from "./dates.js";
 import { history, streaks } from "./history.js";
-import { plural, t } from "./i18n.js";
+import { language, plural, t } from "./i18n.js";
 import { playerName, setPlayerName } from "./store.js";
 
 const today = localDate();
@@ -98,6 +98,7 @@ function wireNameForm() {
   });
 }
 
+document.querySelector("[data-today-label]").textContent = longDate(today, language());
 wireNameForm();
 showHistory();
 tick();

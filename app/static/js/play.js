@@ -110,7 +110,6 @@ function renderSheet() {
 
 function renderProgress() {
   const turnText = t("turnOf", { turn: Math.min(game.turn, game.turns), turns: game.turns });
-  setText("[data-turn-label]", turnText);
   setText("[data-turn-short]", game.status === "playing" ? turnText : "");
   const bar = root.querySelector("[data-bonus-bar]");
   if (!bar) {
@@ -137,7 +136,7 @@ function renderProgress() {
     .reduce((sum, id) => sum + 3 * (upperBoxes.indexOf(id) + 1), 0);
   const pace = upper - par;
   const paceNote =
-    pace > 0 ? t("paceAhead", { n: `+${pace}` }) : pace < 0 ? t("paceBehind", { n: pace }) : t("paceEven");
+    pace > 0 ? t("paceAhead", { n: pace }) : pace < 0 ? t("paceBehind", { n: -pace }) : t("paceEven");
   setText("[data-pace-note]", free.length < 6 && upper < threshold ? paceNote : "");
 }
 
@@ -163,7 +162,17 @@ function renderStatus() {
   statusLine.textContent = message.text || guidance();
 }
 
+function renderRootState() {
+  root.dataset.busy = String(busy);
+  if (game) {
+    root.dataset.game = game.id;
+    root.dataset.status = game.status;
+    root.dataset.nextAction = String(game.next_action);
+  }
+}
+
 function render() {
+  renderRootState();
   renderDice();
   renderRollButton();
   if (game) {

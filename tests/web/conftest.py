@@ -1,0 +1,100 @@
+"""Browser fixtures: one system Chromium per session (Playwright, sync API), one live
+``yacht-daily serve`` per module, and a fresh browser context (one player) per test.
+
+Without /usr/bin/chromium the browser tests skip with a clear message, except under CI
+(``CI=true``), where a missing browser is a failure.
+"""
+
+import datetime as dt
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """The system Chromium, shared by every browser test of the session."""
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing: install the Debian package 'chromium'"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message + " (CI needs the browser tests)")
+        pytest.skip(message + " to run the browser tests")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def web_server(make_live_server):
+    """A live server of this module's own, so its clock can move without touching others."""
+    server = make_live_server(workers=2)
+    yield server
+    server.stop()
+
+
+def server_time(server) -> dt.datetime:
+    """The live server's current time (its clock file)."""
+    return dt.datetime.fromisoformat(server.clock_file.read_text().replace("Z", "+00:00"))
+
+
+@pytest.fixture
+def new_context(browser, web_server):
+    """Make browser contexts (players) whose local date is the server's: UTC, clock pinned."""
+    contexts = []
+
+    def make(locale: str = "en-GB", viewport: dict = DESKTOP, permissions=()):
+        """A context: its language, its screen size, the permissions granted."""
+        context = browser.new_context(
+            base_url=web_server.url,
+            locale=locale,
+            timezone_id="UTC",
+            viewport=viewport,
+            permissions=list(permissions),
+        )
+        context.clock.set_fixed_time(server_time(web_server))
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_context):
+    """A page of a fresh player, in English, at desktop size, failing on any script error."""
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    yield page
+    assert errors == [], errors
+
+
+def watch_errors(page) -> list[str]:
+    """Collect uncaught script errors and CSP refusals the page reports."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: errors.append(message.text)
+        if message.type == "error" and "Content Security Policy" in message.text
+        else None,
+    )
+    return errors

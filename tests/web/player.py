@@ -1,0 +1,83 @@
+"""A player at the browser: open a sheet, roll, hold, score, by mouse or by keyboard only."""
+
+from playwright.sync_api import Page, expect
+
+PLAY_ROOT = "[data-play]"
+
+
+def open_game(page: Page, ruleset: str) -> None:
+    """Open today's game on ``ruleset`` and wait until the page shows it."""
+    page.goto(f"/play/{ruleset}")
+    expect(page.locator(PLAY_ROOT)).to_have_attribute("data-status", "playing")
+
+
+def next_action(page: Page) -> int:
+    """The action number the page believes comes next."""
+    return int(page.locator(PLAY_ROOT).get_attribute("data-next-action"))
+
+
+def wait_for_action(page: Page, number: int) -> None:
+    """Wait until the page holds the state after action ``number - 1`` and is idle."""
+    root = page.locator(PLAY_ROOT)
+    expect(root).to_have_attribute("data-next-action", str(number))
+    expect(root).to_have_attribute("data-busy", "false")
+
+
+def api_game(page: Page) -> dict:
+    """The page's game as the API tells its player (same cookie as the page)."""
+    game_id = page.locator(PLAY_ROOT).get_attribute("data-game")
+    response = page.request.get(f"/api/v1/games/{game_id}")
+    assert response.ok, response.text()
+    return response.json()["game"]
+
+
+def best_box(page: Page):
+    """The enabled box whose grey preview is highest (first in sheet order on a tie)."""
+    boxes = page.locator("[data-box]:not([disabled])")
+    previews = [int(text or 0) for text in boxes.locator("[data-score]").all_inner_texts()]
+    assert previews, "no box can be scored"
+    return boxes.nth(previews.index(max(previews)))
+
+
+def play_turn_by_clicking(page: Page) -> None:
+    """Roll, keep the first two dice, roll again, score the best box."""
+    start = next_action(page)
+    page.locator("[data-roll]").click()
+    wait_for_action(page, start + 1)
+    page.locator('[data-die="0"]').click()
+    page.locator('[data-die="1"]').click()
+    expect(page.locator('[data-die="1"]')).to_have_attribute("aria-pressed", "true")
+    page.locator("[data-roll]").click()
+    wait_for_action(page, start + 2)
+    best_box(page).click()
+    wait_for_action(page, start + 3)
+
+
+def play_turn_by_keyboard(page: Page) -> None:
+    """Space to roll, 1 and 2 to keep dice, Space again, then Tab to the sheet and Enter."""
+    start = next_action(page)
+    page.keyboard.press("Space")
+    wait_for_action(page, start + 1)
+    page.keyboard.press("1")
+    page.keyboard.press("2")
+    expect(page.locator('[data-die="1"]')).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Space")
+    wait_for_action(page, start + 2)
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.box !== undefined"):
+            break
+    else:
+        raise AssertionError("Tab never reached a box of the score sheet")
+    page.keyboard.press("Enter")
+    wait_for_action(page, start + 3)
+
+
+def play_whole_game(page: Page, by_keyboard: bool = False) -> dict:
+    """Play turns until the game ends; returns the API's final state."""
+    turn = play_turn_by_keyboard if by_keyboard else play_turn_by_clicking
+    root = page.locator(PLAY_ROOT)
+    while root.get_attribute("data-status") == "playing":
+        turn(page)
+    expect(page.locator("[data-endgame]")).to_be_visible()
+    return api_game(page)

@@ -1,0 +1,155 @@
+"""Playing in a real Chromium: whole games by mouse and by keyboard, double clicks, reloads,
+copying the result, and screenshots of the play page."""
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, watch_errors
+from .player import (
+    api_game,
+    next_action,
+    open_game,
+    play_turn_by_clicking,
+    play_whole_game,
+    wait_for_action,
+)
+
+
+@pytest.mark.parametrize("ruleset", ["yacht", "yacht-bonus", "yahtzee"])
+def test_a_whole_game_by_clicking_ends_on_the_api_total(page, ruleset):
+    open_game(page, ruleset)
+    final = play_whole_game(page)
+    assert final["status"] == "finished"
+    total = final["totals"]["total"]
+    expect(page.locator("[data-end-total]")).to_have_text(str(total))
+    for element in page.locator('.sheet [data-total="total"]').all():
+        expect(element).to_have_text(str(total))
+    expect(page.locator('[data-end="upper"]')).to_have_text(str(final["totals"]["upper"]))
+    for box, points in final["boxes"].items():
+        expect(page.locator(f'[data-box="{box}"] [data-score]')).to_have_text(str(points))
+
+
+def test_a_whole_game_by_keyboard_only(page):
+    open_game(page, "yahtzee")
+    final = play_whole_game(page, by_keyboard=True)
+    assert final["status"] == "finished"
+    expect(page.locator("[data-end-total]")).to_have_text(str(final["totals"]["total"]))
+    expect(page.locator("#end-title")).to_be_focused()
+
+
+def test_a_double_click_on_roll_costs_one_roll(page):
+    open_game(page, "yacht")
+    start = next_action(page)
+    page.locator("[data-roll]").dblclick()
+    wait_for_action(page, start + 1)
+    page.wait_for_timeout(300)
+    state = api_game(page)
+    assert state["next_action"] == start + 1
+    assert state["rolls_in_turn"] == 1
+    assert state["rolls_left"] == 2
+
+
+def test_reloading_mid_turn_resumes_dice_holds_and_sheet(page):
+    open_game(page, "yacht-bonus")
+    play_turn_by_clicking(page)
+    start = next_action(page)
+    page.locator("[data-roll]").click()
+    wait_for_action(page, start + 1)
+    page.locator('[data-die="2"]').click()
+    page.locator('[data-die="4"]').click()
+    before = page.locator("[data-die]").evaluate_all(
+        "dice => dice.map(d => [d.dataset.face, d.getAttribute('aria-pressed')])")
+    sheet_before = page.locator("[data-box] [data-score]").all_inner_texts()
+
+    page.reload()
+    wait_for_action(page, start + 1)
+    after = page.locator("[data-die]").evaluate_all(
+        "dice => dice.map(d => [d.dataset.face, d.getAttribute('aria-pressed')])")
+    assert after == before
+    assert page.locator("[data-box] [data-score]").all_inner_texts() == sheet_before
+    assert api_game(page)["rolls_left"] == 2
+    expect(page.locator("[data-roll]")).to_have_attribute("aria-disabled", "false")
+
+
+def test_a_retried_roll_after_a_lost_answer_costs_nothing(page):
+    open_game(page, "yacht")
+    start = next_action(page)
+    dropped = []
+
+    def lose_first_answer(route):
+        """Let the first roll reach the server but drop its answer, as a flaky network would."""
+        response = route.fetch()
+        if not dropped:
+            dropped.append(response.status)
+            route.abort("connectionreset")
+        else:
+            route.fulfill(response=response)
+
+    page.route("**/api/v1/games/*/roll*", lose_first_answer)
+    page.locator("[data-roll]").click()
+    wait_for_action(page, start + 1)
+    assert dropped == [200]
+    assert api_game(page)["rolls_in_turn"] == 1
+
+
+def finish_a_game(page, ruleset="yacht"):
+    """Play a whole game and wait for the end card."""
+    open_game(page, ruleset)
+    return play_whole_game(page)
+
+
+def test_copy_result_puts_the_share_text_on_the_clipboard(new_context):
+    page = new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
+    errors = watch_errors(page)
+    final = finish_a_game(page)
+    share = page.request.get(f"/api/v1/games/{final['id']}/share?lang=en").text()
+    page.locator("[data-copy]").click()
+    expect(page.locator("[data-copy-status]")).to_contain_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == share
+    expect(page.locator("[data-fallback]")).to_be_hidden()
+    saved = page.evaluate("JSON.parse(localStorage.getItem('yacht-daily:games'))")
+    assert saved[final["id"]]["receipt"] == final["receipt"]
+    assert saved[final["id"]]["transcript"] == final["transcript"]
+    assert errors == []
+
+
+def test_copy_result_falls_back_to_a_selected_text_box_when_refused(new_context):
+    context = new_context()
+    context.add_init_script(
+        "navigator.clipboard.writeText = () => "
+        "Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));"
+    )
+    page = context.new_page()
+    final = finish_a_game(page)
+    page.locator("[data-copy]").click()
+    box = page.locator("[data-share-text]")
+    expect(box).to_be_visible()
+    expect(box).to_be_focused()
+    share = page.request.get(f"/api/v1/games/{final['id']}/share?lang=en").text()
+    assert box.input_value() == share
+    selected = page.evaluate(
+        "(() => { const t = document.querySelector('[data-share-text]');"
+        " return t.value.slice(t.selectionStart, t.selectionEnd); })()")
+    assert selected == share
+    expect(page.locator("[data-copy-status]")).to_contain_text("did not allow copying")
+
+
+@pytest.mark.parametrize("name, viewport", [("desktop", DESKTOP), ("phone", PHONE)])
+def test_screenshots_of_the_play_page(new_context, name, viewport):
+    page = new_context(locale="fr-FR", viewport=viewport).new_page()
+    open_game(page, "yahtzee")
+    for _ in range(3):
+        play_turn_by_clicking(page)
+    start = next_action(page)
+    page.locator("[data-roll]").click()
+    wait_for_action(page, start + 1)
+    page.locator('[data-die="0"]').click()
+    page.locator('[data-die="3"]').click()
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(500)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"play-{name}.png"
+    page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], "the page scrolls sideways"
