@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint vectors bench clean
+.PHONY: serve test lint vectors bench clean translations
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -16,6 +16,15 @@ serve: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
+
+# After changing a page's text: refresh the French catalog, translate its new entries, run again.
+translations: $(STAMP)
+	mkdir -p build
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 --no-location \
+		--sort-output --omit-header -o build/messages.pot .
+	$(VENV)/bin/pybabel update -i build/messages.pot -d app/translations --no-fuzzy-matching \
+		--ignore-obsolete -w 100
+	$(VENV)/bin/pybabel compile -d app/translations
 
 vectors: $(STAMP)
 	$(PY) scripts/make_vectors.py
