@@ -16,6 +16,8 @@ serve: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
+	# The API suite again, on a real 3-master Redis Cluster (tests/redis_cluster.py).
+	$(PY) tests/redis_cluster.py $(PY) -m pytest tests/app -q
 
 # After changing a page's text: refresh the French catalog, translate its new entries, run again.
 translations: $(STAMP)

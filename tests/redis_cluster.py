@@ -4,11 +4,18 @@ Starts ``masters`` nodes with ``cluster-enabled yes`` on free 127.0.0.1 ports (e
 cluster bus port, +10000, free too), joins them with ``redis-cli --cluster create
 ... --cluster-replicas 0 --cluster-yes``, waits until every node reports ``cluster_state:ok``
 and stops them all on exit. No persistence: the cluster lives as long as the test session.
+
+Run as a script, it wraps a command: ``python tests/redis_cluster.py pytest tests/app`` runs the
+API suite with ``YACHT_DAILY_TEST_REDIS_URL`` naming a fresh 3-master cluster.
 """
 
+import os
 import random
+import shutil
 import socket
 import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -140,3 +147,22 @@ class LocalRedisCluster:
                 time.sleep(0.1)
         if pending:
             raise RuntimeError(f"cluster not ok within {START_TIMEOUT} s on ports {pending}")
+
+
+def run_on_cluster(command: list[str]) -> int:
+    """Run ``command`` with YACHT_DAILY_TEST_REDIS_URL naming a new cluster; its exit status."""
+    workdir = Path(tempfile.mkdtemp(prefix="yd-cluster-"))
+    try:
+        with LocalRedisCluster(workdir) as cluster:
+            print(f"Redis Cluster of {cluster.masters} masters at {', '.join(cluster.nodes)}",
+                  flush=True)
+            env = {**os.environ, "YACHT_DAILY_TEST_REDIS_URL": cluster.url}
+            return subprocess.run(command, env=env).returncode
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: python tests/redis_cluster.py COMMAND [ARG...]")
+    sys.exit(run_on_cluster(sys.argv[1:]))
