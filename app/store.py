@@ -12,12 +12,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import redis
+from redis.backoff import ExponentialBackoff
 from redis.cluster import RedisCluster
+from redis.retry import Retry
 
 from fairness import canonical_json
 
 CLUSTER_SCHEME = "redis+cluster://"
 SOCKET_TIMEOUT = 10.0
+RETRIES = 2  # then a request answers 503 quickly rather than hang while Redis is away
 READ_BATCH = 500
 
 LEDGER_ENTRIES = "{ledger}:entries"
@@ -71,7 +74,8 @@ return 1
 def connect(url: str):
     """A client for ``url``: ``redis+cluster://host:port`` selects Redis Cluster."""
     options = {"decode_responses": True, "socket_timeout": SOCKET_TIMEOUT,
-               "socket_connect_timeout": SOCKET_TIMEOUT}
+               "socket_connect_timeout": SOCKET_TIMEOUT,
+               "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), RETRIES)}
     if url.startswith(CLUSTER_SCHEME):
         return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], **options)
     return redis.Redis.from_url(url, health_check_interval=30, **options)

@@ -197,7 +197,8 @@ class LiveServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.set_clock(now)
-        keys.initialise(self.data_dir, EPOCH_START, EPOCH_DAYS)
+        if not keys.is_initialised(self.data_dir):
+            keys.initialise(self.data_dir, EPOCH_START, EPOCH_DAYS)
         env = {**os.environ, "YACHT_DAILY_CLOCK_FILE": str(self.clock_file),
                "YACHT_DAILY_DATA_DIR": str(self.data_dir), "PYTHONUNBUFFERED": "1"}
         env.pop("REDIS_URL", None)
@@ -252,12 +253,13 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def make_live_server():
-    """Start live servers: ``make_live_server(workers=2, threads=1, now=PLAY_TIME)``."""
+    """Start live servers: ``make_live_server(workers=2, threads=1, now=PLAY_TIME)``; pass
+    ``workdir=`` a stopped server's ``workdir`` to restart on its data directory."""
     servers = []
 
-    def start(**options) -> LiveServer:
-        """A new live server in its own directory."""
-        server = LiveServer(short_temp_dir("yd-live-"), **options)
+    def start(workdir: Path | None = None, **options) -> LiveServer:
+        """A new live server, in its own directory unless one is given."""
+        server = LiveServer(workdir or short_temp_dir("yd-live-"), **options)
         servers.append(server)
         return server
 
