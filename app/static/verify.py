@@ -30,6 +30,7 @@ from collections import Counter
 GENESIS = "0" * 64
 EPOCH, REVEAL, RECEIPT = "yacht-daily/epoch/v1", "yacht-daily/reveal/v1", "yacht-daily/receipt/v1"
 CHAIN_MESSAGE = b"yacht-daily/chain/v1"
+HEX_DIGITS = set("0123456789abcdef")
 NOT_CHECKED = "NOT checked: no Ed25519 verifier available (install the cryptography package)"
 
 # ---------------------------------------------------------------------- the sheets' rules
@@ -106,11 +107,17 @@ def allowed_boxes(sheet, dice, boxes):
     return [box for box in free if box in sheet["lower"]] or free
 
 
+FACE_POINTS = {}  # (sheet, box, dice) -> points: the same dice recur all day
+
+
 def points(sheet_id, box, dice, boxes):
     """What the dice score in ``box`` on this sheet, Joker included."""
     if box in JOKER_POINTS and joker_applies(SHEETS[sheet_id], dice, boxes):
         return JOKER_POINTS[box]
-    return face_points(sheet_id, box, dice)
+    key = (sheet_id, box, tuple(dice))
+    if key not in FACE_POINTS:
+        FACE_POINTS[key] = face_points(sheet_id, box, dice)
+    return FACE_POINTS[key]
 
 
 def extra_bonus(sheet, dice, boxes):
@@ -231,8 +238,7 @@ def ed25519_verifier():
 
 def is_hex(value, digits):
     """Exactly ``digits`` lowercase hex digits."""
-    return isinstance(value, str) and len(value) == digits and \
-        all(c in "0123456789abcdef" for c in value)
+    return isinstance(value, str) and len(value) == digits and set(value) <= HEX_DIGITS
 
 
 def is_date(value):
@@ -602,6 +608,51 @@ def replay_score(report, sheet, i, entry, explain):
     sheet.dice, sheet.rolls_in_turn = None, 0
 
 
+def fast_replay(transcript, sheet_id, rolls, texts):
+    """The whole-day audit's shortcut: (Sheet, canonical bytes) when the transcript is exactly
+    what the rules give, else None (then ``replay`` names what differs).
+
+    It rebuilds the transcript's canonical JSON from the rules and compares it with the
+    transcript's own (needed for its hash anyway): equal text means equal entries, types
+    included. ``texts`` caches each distinct entry's canonical text for the day.
+    """
+    try:  # a float would make the texts differ, so plain json.dumps is exact here
+        text = json.dumps(transcript, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        sheet, parts = Sheet(sheet_id), []
+        for entry in transcript:
+            if entry["action"] == "roll":
+                hold = tuple(entry["hold"])
+                if sheet.full() or sheet.rolls_in_turn >= 3 or (sheet.dice is None and any(hold)):
+                    return None
+                drawn, before = rolls[sheet.rolls], sheet.dice
+                sheet.dice = [before[p] if hold[p] else drawn[p] for p in range(5)]
+                key = ("roll", hold, tuple(sheet.dice))
+                sheet.rolls_in_turn, sheet.rolls = sheet.rolls_in_turn + 1, sheet.rolls + 1
+            else:
+                box = entry["category"]
+                if sheet.dice is None or sheet.full() or box not in sheet.rules["boxes"] or \
+                        box in sheet.boxes or \
+                        box not in allowed_boxes(sheet.rules, sheet.dice, sheet.boxes):
+                    return None
+                worth = points(sheet_id, box, sheet.dice, sheet.boxes)
+                bonus = extra_bonus(sheet.rules, sheet.dice, sheet.boxes)
+                key = ("score", box, worth, bonus)
+                sheet.boxes[box], sheet.extra = worth, sheet.extra + bonus
+                sheet.dice, sheet.rolls_in_turn = None, 0
+            if key not in texts:
+                texts[key] = canonical(
+                    {"action": "roll", "hold": [bool(h) for h in key[1]], "dice": list(key[2])}
+                    if key[0] == "roll" else
+                    {"action": "score", "category": key[1], "points": key[2], "bonus": key[3]}
+                ).decode("utf-8")
+            parts.append(texts[key])
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        return None
+    if "[" + ",".join(parts) + "]" != text:
+        return None
+    return sheet, text.encode("utf-8")
+
+
 def stream_rolls(seed_hex, date, sheet_id):
     """Every roll a game of this sheet can take (3 per box), computed once for the day."""
     count = 3 * len(SHEETS[sheet_id]["boxes"])
@@ -733,7 +784,7 @@ def check_day(report, entries, date, sheet_id, games, verify, progress=None):
     key = epochs[reveal["epoch"]][1]["public_key"]
     rolls = stream_rolls(reveal["seed"], date, sheet_id)
     failures = {name: [] for name in DAY_CHECKS}
-    leaves, results, seen = [], [], set()
+    leaves, results, seen, texts = [], [], set(), {}
     for number, game in enumerate(games, 1):
         if progress:
             progress(number, len(games))
@@ -743,11 +794,16 @@ def check_day(report, entries, date, sheet_id, games, verify, progress=None):
                                               f"{game_id!r}")
             continue
         seen.add(game_id)
-        own = Report()
-        sheet = replay(own, game.get("transcript"), sheet_id, rolls, explain=False)
-        wrong = [check for check in own.checks if check[0] != "game complete"]
-        if wrong:
-            failures["games replayed"].append(f"game {game_id}: {wrong[0][0]}: {wrong[0][2]}")
+        fast = fast_replay(game.get("transcript"), sheet_id, rolls, texts)
+        if fast:
+            sheet, encoded = fast
+        else:
+            own, encoded = Report(), None
+            sheet = replay(own, game.get("transcript"), sheet_id, rolls, explain=False)
+            wrong = [check for check in own.checks if check[0] != "game complete"]
+            if wrong:
+                failures["games replayed"].append(f"game {game_id}: {wrong[0][0]}: "
+                                                  f"{wrong[0][2]}")
         finished = game.get("status") == "finished"
         if finished != sheet.full():
             failures["games complete"].append(
@@ -767,7 +823,7 @@ def check_day(report, entries, date, sheet_id, games, verify, progress=None):
         if problems:
             failures["receipts"].append(f"game {game_id}: {'; '.join(problems)}")
             continue
-        digest = transcript_digest(game.get("transcript"))
+        digest = sha256(encoded) if encoded else transcript_digest(game.get("transcript"))
         if digest != receipt["transcript_sha256"]:
             failures["transcript hashes"].append(
                 f"game {game_id}: SHA-256 of the transcript {digest} ≠ receipt "
