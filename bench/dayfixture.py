@@ -97,7 +97,7 @@ def _play_games(rng: random.Random, key, seed: bytes, date: str, ruleset: str, f
     scorer = CachedRules(ruleset)
     games = []
     for number in range(finished + unfinished):
-        game_id = f"{rng.getrandbits(64):016x}"
+        game_id = f"{rng.getrandbits(128):032x}"
         player = f"p-{rng.getrandbits(48):012x}"
         transcript, totals = play_game(rng, stream, scorer)
         game = {"id": game_id, "player": player, "name": f"Player {number}" if number % 3 else None,

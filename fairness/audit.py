@@ -557,12 +557,13 @@ def _proof_checks(receipt: Mapping, reveal: Mapping, proof: Mapping | None) -> l
                        f"reveal games[{ruleset}] {games}")
     leaf = merkle.leaf_hash(signed_bytes(receipt))
     path = [bytes.fromhex(item) for item in proof["path"]]
-    root = computed_root(leaf, proof["index"], proof["size"], path)
+    # The tree size comes from the reveal entry, not from the proof (FAIRNESS.md).
+    root = computed_root(leaf, proof["index"], games, path) if type(games) is int else None
     published = reveal["roots"][ruleset]
     shown = root.hex() if root else "no root (index/size/path do not fit together)"
     return [size_check, Check(
         "inclusion proof", root is not None and shown == published,
-        f"leaf {short(leaf.hex())} at index {proof['index']} of {proof['size']} with "
+        f"leaf {short(leaf.hex())} at index {proof['index']} of {games} with "
         f"{len(path)} path hashes → root {compared(shown, published)} reveal roots[{ruleset}]")]
 
 

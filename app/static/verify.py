@@ -756,10 +756,10 @@ def check_proof(report, receipt, reveal, proof):
                f"{'=' if proof['size'] == games else '≠'} reveal games[{sheet_id}] {games}")
     leaf = merkle_leaf(unsigned_bytes(receipt))
     path = [bytes.fromhex(h) for h in proof["path"]]
-    root = proof_root(leaf, proof["index"], proof["size"], path)
+    root = proof_root(leaf, proof["index"], games, path)  # size: the reveal's, not the proof's
     shown = root.hex() if root else "no root (index/size/path do not fit together)"
     report.add("inclusion proof", shown == reveal["roots"][sheet_id],
-               f"leaf {short(leaf.hex())} at index {proof['index']} of {proof['size']} with "
+               f"leaf {short(leaf.hex())} at index {proof['index']} of {games} with "
                f"{len(path)} path hashes → root {compare(shown, reveal['roots'][sheet_id])} "
                f"reveal roots[{sheet_id}]")
 

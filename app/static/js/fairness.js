@@ -873,14 +873,15 @@ async function proofChecks(receipt, reveal, proof) {
   const games = reveal.games[ruleset];
   const sizeOk = proof.size === games;
   const leaf = await leafHash(signedBytes(receipt));
-  const root = await inclusionRoot(leaf, proof.index, proof.size, proof.path.map(hexToBytes));
+  // The tree size comes from the reveal entry, not from the proof (FAIRNESS.md).
+  const root = await inclusionRoot(leaf, proof.index, games, proof.path.map(hexToBytes));
   const shown = root ? bytesToHex(root) : "no root (index/size/path do not fit together)";
   const published = reveal.roots[ruleset];
   return [
     { name: "proof size", ok: sizeOk,
       detail: `tree size ${proof.size} ${sizeOk ? "=" : "≠"} reveal games[${ruleset}] ${games}` },
     { name: "inclusion proof", ok: shown === published,
-      detail: `leaf ${short(bytesToHex(leaf))} at index ${proof.index} of ${proof.size} with `
+      detail: `leaf ${short(bytesToHex(leaf))} at index ${proof.index} of ${games} with `
         + `${proof.path.length} path hashes → root ${compared(shown, published)} `
         + `reveal roots[${ruleset}]` },
   ];
