@@ -28,9 +28,9 @@ function sheetName(ruleset) {
 
 /** A check's name in the page language: "roll 3" → "Lancer 3", "box ones" → "Case As". */
 function checkLabel(name) {
-  const roll = /^roll (\d+)$/.exec(name);
-  if (roll) {
-    return t("checkRoll", { n: roll[1] });
+  const numbered = /^(roll|action) (\d+)$/.exec(name);
+  if (numbered) {
+    return t(numbered[1] === "roll" ? "checkRoll" : "checkAction", { n: Number(numbered[2]) + 1 });
   }
   const box = /^box (.+)$/.exec(name);
   if (box) {
@@ -62,28 +62,65 @@ function showMessage(text, kind) {
   list.replaceChildren();
 }
 
+const GROUPS = [
+  ["groupLedger", /^(ledger |reveal dates|seed chains|seed successions)/],
+  ["groupDay", /^(reveal|seed)$/],
+  ["groupPlay", /^(roll |box |action |transcript$|game )/],
+  ["groupResult", /./],
+];
+
+function checkItem(check) {
+  const item = document.createElement("li");
+  const state = check.ok === true ? "pass" : check.ok === false ? "fail" : "skip";
+  item.className = state;
+  item.dataset.check = check.name;
+  item.dataset.ok = String(check.ok);
+  const mark = document.createElement("span");
+  mark.className = "mark";
+  mark.textContent = state === "pass" ? "✓" : state === "fail" ? "✗" : "?";
+  mark.setAttribute("role", "img");
+  mark.setAttribute("aria-label", t({ pass: "yesMark", fail: "noMark", skip: "skipMark" }[state]));
+  const name = document.createElement("span");
+  name.className = "check-name";
+  name.textContent = checkLabel(check.name);
+  const detail = document.createElement("span");
+  detail.className = "detail";
+  detail.textContent = check.detail;
+  item.append(mark, name, detail);
+  return item;
+}
+
+function checkGroup(key, checks) {
+  const group = document.createElement("details");
+  group.className = "check-group";
+  const passed = checks.filter((check) => check.ok === true).length;
+  group.open = passed < checks.length || key !== "groupPlay";
+  const summary = document.createElement("summary");
+  summary.textContent = t(key);
+  const count = document.createElement("span");
+  count.className = passed === checks.length ? "count ok" : "count fail";
+  count.textContent = t("groupCount", { passed, total: checks.length });
+  summary.append(" ", count);
+  const items = document.createElement("ul");
+  items.className = "checks";
+  items.append(...checks.map(checkItem));
+  group.append(summary, items);
+  return group;
+}
+
 function showChecks(checks) {
-  list.replaceChildren();
+  const grouped = new Map(GROUPS.map(([key]) => [key, []]));
   for (const check of checks) {
-    const item = document.createElement("li");
-    const state = check.ok === true ? "pass" : check.ok === false ? "fail" : "skip";
-    item.className = state;
-    item.dataset.check = check.name;
-    item.dataset.ok = String(check.ok);
-    const mark = document.createElement("span");
-    mark.className = "mark";
-    mark.textContent = check.ok === true ? "✓" : check.ok === false ? "✗" : "?";
-    mark.setAttribute("aria-label", t(state === "pass" ? "yesMark" : state === "fail" ? "noMark" : "skipMark"));
-    mark.setAttribute("role", "img");
-    const name = document.createElement("span");
-    name.className = "check-name";
-    name.textContent = checkLabel(check.name);
-    const detail = document.createElement("span");
-    detail.className = "detail";
-    detail.textContent = check.detail;
-    item.append(mark, name, detail);
-    list.append(item);
+    const [key] = GROUPS.find(([, pattern]) => pattern.test(check.name));
+    grouped.get(key).push(check);
   }
+  list.replaceChildren(
+    ...[...grouped].filter(([, members]) => members.length).map(([key, members]) => {
+      const item = document.createElement("li");
+      item.append(checkGroup(key, members));
+      return item;
+    }),
+  );
   const failed = checks.filter((check) => check.ok === false).length;
   verdict.className = `verdict ${failed ? "fail" : "ok"}`;
   verdict.textContent =
@@ -99,6 +136,18 @@ async function revealTime(date) {
   }
 }
 
+async function isRevealed(date) {
+  try {
+    await getJson(`/ledger/${encodeURIComponent(date)}`);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      return false;
+    }
+    throw error;
+  }
+}
+
 async function gameData(id) {
   const local = savedGame(id);
   if (local?.receipt && Array.isArray(local.transcript)) {
@@ -109,6 +158,14 @@ async function gameData(id) {
 }
 
 async function verify(id) {
+  try {
+    await checkGame(id);
+  } catch (error) {
+    showMessage(t("errorServer", { message: error.message }), "fail");
+  }
+}
+
+async function checkGame(id) {
   output.hidden = false;
   title.textContent = id;
   showMessage(t("checking"), "");
@@ -122,18 +179,19 @@ async function verify(id) {
   }
   const receiptInfo = data.receipt && typeof data.receipt === "object" ? data.receipt : {};
   title.textContent = `${sheetName(receiptInfo.ruleset ?? "")} · ${data.date ? longDate(data.date, lang) : id}`;
+  if (!(await isRevealed(data.date))) {
+    showMessage(t("notRevealed", { time: await revealTime(data.date) }), "");
+    return;
+  }
   let proof;
+  let entries;
   try {
     proof = (await getJson(`/games/${encodeURIComponent(id)}/proof`)).proof;
+    entries = (await getJson("/ledger")).entries;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404 && data.date) {
-      showMessage(t("notRevealed", { time: await revealTime(data.date) }), "");
-      return;
-    }
     showMessage(error.message, "fail");
     return;
   }
-  const { entries } = await getJson("/ledger");
   source.textContent = data.local ? t("sourceLocal") : t("sourcePublic");
   const checks = await verifyGame({
     ledger: entries,
