@@ -1,10 +1,14 @@
 """Every bad input gets its 4xx, a JSON error with a message, and leaves the store unchanged."""
 
 import json
+from urllib.parse import quote
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from playkit import API, PLAY_DATE, call, redis_snapshot, start
 
+from app import create_app
 from app.store import transcript_key
 from fairness import canonical_json
 
@@ -229,3 +233,52 @@ def test_bad_reads(client, method, path, status, code):
     """Unknown routes, methods and parameters answer JSON errors too."""
     got_status, answer = call(client, method, path)
     assert (got_status, answer["error"]["code"]) == (status, code), answer
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=4),
+    max_leaves=12,
+)
+FIELDS = st.sampled_from(["roll", "hold", "category", "ruleset", "date", "name", "game",
+                          "receipt", "transcript", "proof"])
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["/games", "/games/{id}/roll", "/games/{id}/score", "/verify"]),
+       body=st.dictionaries(FIELDS, JSON_VALUES, max_size=4) | JSON_VALUES)
+def test_no_body_makes_a_server_error(client, redis_client, games, path, body):
+    """Whatever JSON is posted, the answer is a deliberate status, never a 5xx."""
+    before = {key: value for key, value in redis_snapshot(redis_client).items()
+              if key.startswith("{g:")}
+    status, answer = call(client, "POST", path.format(id=games[ROLLED]), body)
+    assert status < 500, answer
+    after = {key: value for key, value in redis_snapshot(redis_client).items()
+             if key.startswith("{g:")}
+    if status >= 400:
+        assert after == before
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(segment=st.text(min_size=1, max_size=30).filter(lambda s: "/" not in s and "?" not in s
+                                                        and "#" not in s),
+       template=st.sampled_from(["/leaderboard/{s}/yacht", "/leaderboard/2026-03-10/{s}",
+                                 "/ledger/{s}", "/days/{s}/yacht/games", "/games/{s}",
+                                 "/games/{s}/share", "/challenges?date={s}"]))
+def test_no_path_makes_a_server_error(client, segment, template):
+    """Whatever a path parameter holds, the answer is a deliberate 4xx or a 200."""
+    response = client.get("/api/v1" + template.format(s=quote(segment)))
+    assert response.status_code < 500, response.get_data(as_text=True)
+
+
+def test_an_unreachable_redis_is_a_503(data_dir, clock, tmp_path):
+    """No Redis behind the socket: 503 with Retry-After, not a 500."""
+    app = create_app({"TESTING": True, "REDIS_URL": f"unix://{tmp_path}/none.sock",
+                      "DATA_DIR": str(data_dir), "CLOCK": clock})
+    response = app.test_client().get("/api/v1/ledger")
+    assert response.status_code == 503
+    assert response.headers["Retry-After"]
+    assert response.get_json()["error"]["code"] == "storage-unavailable"
