@@ -1,0 +1,209 @@
+"""Three implementations, one set of vectors: the core, verify.py and fairness.js all agree
+with tests/vectors.json, check for check, so that they can never drift apart."""
+
+import pytest
+
+from app.signing import verify_signature
+from fairness import DiceStream, audit, canonical_json, ledger, merkle, rules
+from fairness.chain import hash_down, previous_seed
+from fairness.game import replay
+
+
+def hexed(data: bytes) -> dict:
+    """A bytes argument for the Node runner."""
+    return {"hex": data.hex()}
+
+
+def test_canonical_json(vectors, standalone, node):
+    """Canonical JSON is byte for byte the same in the three."""
+    cases = vectors["canonical_json"]
+    js = node.values([{"fn": "canonicalJson", "args": [case["value"]]} for case in cases])
+    for case, from_js in zip(cases, js, strict=True):
+        assert canonical_json(case["value"]).decode() == case["canonical"]
+        assert standalone.canonical(case["value"]).decode() == case["canonical"]
+        assert from_js == case["canonical"]
+
+
+def test_dice_stream(vectors, standalone, node):
+    """Block messages, HMAC blocks, rejection and dice agree."""
+    jobs, expected = [], []
+    for case in vectors["stream"]:
+        seed = bytes.fromhex(case["seed"])
+        stream = DiceStream(seed, case["date"], case["ruleset"])
+        count = len(case["dice"])
+        assert stream.dice(count) == case["dice"]
+        assert [stream.block(k).hex() for k in range(len(case["blocks"]))] == case["blocks"]
+        assert [list(stream.roll(n)) for n in range(len(case["rolls"]))] == case["rolls"]
+        assert standalone.dice_stream(case["seed"], case["date"], case["ruleset"], count) == \
+            case["dice"]
+        jobs.append({"fn": "diceStream", "args": [case["seed"], case["date"], case["ruleset"],
+                                                  count]})
+        expected.append(case["dice"])
+        for index, (message, block, dice) in enumerate(
+            zip(case["messages"], case["blocks"], case["block_dice"], strict=True)
+        ):
+            jobs += [{"fn": "blockMessage", "args": [case["date"], case["ruleset"], index]},
+                     {"fn": "hmacSha256", "args": [hexed(seed), message]},
+                     {"fn": "diceFromBlock", "args": [{"hex": block}]}]
+            expected += [message, {"hex": block}, dice]
+    assert node.values(jobs) == expected
+
+
+def test_seed_chain(vectors, standalone, node):
+    """The secret hashes down to the anchor and to every day's seed, one step per day."""
+    jobs, expected = [], []
+    for case in vectors["chain"]:
+        secret, length = bytes.fromhex(case["secret"]), case["length"]
+        assert hash_down(secret, length).hex() == case["anchor"]
+        jobs.append({"fn": "hashDown", "args": [case["secret"], length]})
+        expected.append({"hex": case["anchor"]})
+        seeds = {int(day): seed for day, seed in case["seeds"].items()}
+        for day, seed in seeds.items():
+            below = seeds.get(day - 1, case["anchor"])
+            assert hash_down(secret, length - day).hex() == seed
+            assert previous_seed(bytes.fromhex(seed)).hex() == below
+            assert standalone.step_down(bytes.fromhex(seed)).hex() == below
+            jobs.append({"fn": "previousSeed", "args": [seed]})
+            expected.append({"hex": below})
+    assert node.values(jobs) == expected
+
+
+def test_merkle_trees_and_proofs(vectors, standalone, node):
+    """Leaf hashes, roots and every inclusion proof agree (RFC 9162)."""
+    jobs, expected = [], []
+    for case in vectors["merkle"]:
+        data = [bytes.fromhex(leaf) for leaf in case["leaves"]]
+        hashes = [merkle.leaf_hash(d) for d in data]
+        assert [h.hex() for h in hashes] == case["leaf_hashes"]
+        assert merkle.root(hashes).hex() == case["root"]
+        assert standalone.merkle_root([standalone.merkle_leaf(d) for d in data]).hex() == \
+            case["root"]
+        jobs.append({"fn": "merkleRoot", "args": [[{"hex": h} for h in case["leaf_hashes"]]]})
+        expected.append({"hex": case["root"]})
+        for proof in case["proofs"]:
+            leaf = hashes[proof["index"]]
+            path = [bytes.fromhex(p) for p in proof["path"]]
+            assert audit.computed_root(leaf, proof["index"], proof["size"], path).hex() == \
+                case["root"]
+            assert standalone.proof_root(leaf, proof["index"], proof["size"], path).hex() == \
+                case["root"]
+            jobs.append({"fn": "inclusionRoot", "args": [hexed(leaf), proof["index"],
+                                                         proof["size"], [hexed(p) for p in path]]})
+            expected.append({"hex": case["root"]})
+    assert node.values(jobs) == expected
+
+
+def test_scores_and_placements(vectors, standalone, node):
+    """Every box's points, the extra bonus and the allowed boxes (Joker included) agree."""
+    jobs = []
+    for case in vectors["scores"]:
+        ruleset, box, dice, sheet = case["ruleset"], case["category"], case["dice"], case["sheet"]
+        assert rules.score(ruleset, box, dice, sheet) == case["points"]
+        assert rules.extra_bonus(ruleset, dice, sheet) == case["extra_bonus"]
+        assert list(rules.placement(ruleset, dice, sheet).allowed) == case["allowed"]
+        assert standalone.points(ruleset, box, dice, sheet) == case["points"]
+        assert standalone.extra_bonus(standalone.SHEETS[ruleset], dice, sheet) == \
+            case["extra_bonus"]
+        assert standalone.allowed_boxes(standalone.SHEETS[ruleset], dice, sheet) == case["allowed"]
+        jobs += [{"fn": "score", "args": [ruleset, box, dice, sheet]},
+                 {"fn": "extraBonus", "args": [ruleset, dice, sheet]},
+                 {"fn": "allowedBoxes", "args": [ruleset, dice, sheet]}]
+    values = iter(node.values(jobs))
+    for case in vectors["scores"]:
+        assert [next(values) for _ in range(3)] == \
+            [case["points"], case["extra_bonus"], case["allowed"]], case
+
+
+def test_whole_games_replay_alike(vectors, standalone, node):
+    """Every vector game (all sheets and variants, Joker cases) replays to its sheet and totals
+    in the three, with the same check lines."""
+    jobs = []
+    for case in vectors["games"]:
+        jobs.append({"fn": "streamRolls", "args": [case["seed"], case["date"], case["ruleset"]]})
+        jobs.append({"fn": "transcriptHash", "args": [case["transcript"]]})
+    js_values = iter(node.values(jobs))
+    replays, lines = [], []
+    for case in vectors["games"]:
+        stream = DiceStream(case["seed"], case["date"], case["ruleset"])
+        game = replay(case["transcript"], stream)
+        assert dict(game.boxes) == case["boxes"]
+        assert game.totals().as_dict() == case["totals"]
+        assert ledger.transcript_hash(case["transcript"]) == case["transcript_sha256"]
+        core = audit.replay_checks(case["transcript"], stream, explain=True)
+        assert core.totals.as_dict() == case["totals"]
+        core_lines = [(c.name, c.ok, c.detail) for c in core.checks]
+        assert [line for line in core_lines if not line[1]] == (
+            [] if case["finished"] else [core_lines[-1]])
+        report = standalone.Report()
+        rolls = standalone.stream_rolls(case["seed"], case["date"], case["ruleset"])
+        sheet = standalone.replay(report, case["transcript"], case["ruleset"], rolls, True)
+        assert report.checks == core_lines
+        assert list(standalone.totals(sheet.rules, sheet.boxes, sheet.extra)) == \
+            list(case["totals"].values())
+        assert next(js_values) == [list(stream.roll(n)) for n in range(len(rolls))]
+        assert next(js_values) == case["transcript_sha256"]
+        replays.append({"fn": "replay", "args": [case["transcript"], case["ruleset"], rolls]})
+        lines.append(core_lines)
+    for case, core_lines, value in zip(vectors["games"], lines, node.values(replays), strict=True):
+        assert [(c["name"], c["ok"], c["detail"]) for c in value["checks"]] == core_lines
+        assert value["boxes"] == case["boxes"]
+
+
+def test_signed_objects(vectors, standalone, node):
+    """The signed bytes of every object, and its Ed25519 signature, agree."""
+    key = vectors["signing"]["public_key"]
+    verify = standalone.ed25519_verifier()
+    jobs = []
+    for case in vectors["signing"]["objects"]:
+        obj, message = case["object"], case["signed_bytes"].encode()
+        assert ledger.signed_bytes(obj) == message
+        assert standalone.unsigned_bytes(obj) == message
+        assert verify_signature(key, message, case["sig"])
+        assert verify(key, message, case["sig"])
+        assert not verify(key, message + b" ", case["sig"])
+        jobs += [{"fn": "signedBytes", "args": [obj]},
+                 {"fn": "verifyEd25519", "args": [key, hexed(message), case["sig"]]},
+                 {"fn": "verifyEd25519", "args": [key, hexed(message + b" "), case["sig"]]}]
+    values = iter(node.values(jobs))
+    for case in vectors["signing"]["objects"]:
+        assert next(values) == {"hex": case["signed_bytes"].encode().hex()}
+        assert next(values) is True
+        assert next(values) is False
+
+
+def vector_game_cases(vectors):
+    """(ledger, receipt, transcript, proof) of every receipt in the vectors' ledger."""
+    games = {case["game"]: case for case in vectors["games"]}
+    proofs = {proof["game"]: proof for proof in vectors["ledger"]["proofs"]}
+    for receipt in vectors["ledger"]["receipts"]:
+        proof = proofs[receipt["game"]]
+        yield (vectors["ledger"]["entries"], receipt, games[receipt["game"]]["transcript"],
+               {key: proof[key] for key in ("index", "size", "path")})
+
+
+def test_vector_ledger_and_receipts_verify_alike(vectors, verifiers):
+    """The vectors' ledger and each receipt, transcript and proof: every check holds, and the
+    three implementations print the very same lines."""
+    cases = list(vector_game_cases(vectors))
+    assert cases
+    js = verifiers.js_games(cases)
+    for case, from_js in zip(cases, js, strict=True):
+        core = verifiers.core_game(*case)
+        assert [line for line in core if line[1] is not True] == []
+        assert verifiers.standalone_game(*case) == core
+        assert from_js == core
+
+
+@pytest.mark.parametrize("ruleset", ["yacht", "yacht-bonus", "yahtzee"])
+def test_fixture_games_verify_alike(day, verifiers, ruleset):
+    """Games of a core-made day on each sheet: all hold, the same lines in the three."""
+    cases = []
+    for index in range(3):
+        game = day.game(ruleset, index)
+        cases.append((day.ledger, game["receipt"], game["transcript"],
+                      day.proof(ruleset, game["id"])))
+    for case, from_js in zip(cases, verifiers.js_games(cases), strict=True):
+        core = verifiers.core_game(*case)
+        assert all(line[1] is True for line in core)
+        assert verifiers.standalone_game(*case) == core
+        assert from_js == core
