@@ -189,7 +189,7 @@ class GameService:
             version = played.record.version
             if number < version and action.matches(played.record.transcript[number]):
                 return self._as_after(played, number)
-            if number > version and not fresh:
+            if number != version and not fresh:
                 played, fresh = self.get(game_id), True
                 continue
             if number != version:
@@ -199,6 +199,9 @@ class GameService:
             try:
                 next_game = action.apply(played.game, self._stream(played.record))
             except IllegalMove as error:
+                if not fresh:  # the refusal may come from a cache another worker outdated
+                    played, fresh = self.get(game_id), True
+                    continue
                 raise GameConflict(error.code, str(error), played) from None
             entry = next_game.transcript[-1]
             receipt = None

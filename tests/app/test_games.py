@@ -227,3 +227,23 @@ def test_openapi_describes_every_route(app, client):
         for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/v1/")
     }
     assert routes == set(document["paths"])
+
+
+def test_workers_with_stale_caches_stay_consistent(client, redis_url, data_dir, clock):
+    """Two app processes (as two workers) serving one player in turns never fork the game."""
+    other_app = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
+                            "CLOCK": clock})
+    other = other_app.test_client()
+    game_id = start(client, "yahtzee", PLAY_DATE)["id"]
+    other.set_cookie(key="yd_player", value=client.get_cookie("yd_player").value)
+    assert call(other, "GET", f"/games/{game_id}")[0] == 200  # both processes cache version 0
+    assert call(client, "POST", f"/games/{game_id}/roll", {"roll": 0})[0] == 200
+    # The other process still holds version 0: its compare-and-set fails and it catches up.
+    status, answer = call(other, "POST", f"/games/{game_id}/roll", {"roll": 0, "hold": [True] * 5})
+    assert (status, answer["error"]["code"]) == (409, "stale-action")
+    assert answer["game"]["next_action"] == 1
+    assert call(other, "POST", f"/games/{game_id}/roll", {"roll": 1})[0] == 200
+    status, answer = call(client, "POST", f"/games/{game_id}/score",
+                          {"roll": 2, "category": "chance"})
+    assert status == 200 and answer["game"]["next_action"] == 3
+    assert call(other, "GET", f"/games/{game_id}")[1] == answer
