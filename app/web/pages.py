@@ -4,6 +4,7 @@ The pages read the same services as the JSON API; everything a player does happe
 browser through the API (``static/js/``), so these routes only render.
 """
 
+import datetime as dt
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -18,7 +19,7 @@ from flask import (
     send_from_directory,
     url_for,
 )
-from flask_babel import format_date
+from flask_babel import format_date, format_datetime
 from flask_babel import gettext as _
 
 from fairness import InvalidDate, parse_date
@@ -56,6 +57,12 @@ def long_date(date: str) -> str:
     return format_date(parse_date(date), format="full")
 
 
+def moment(timestamp: str) -> str:
+    """A UTC timestamp of the API (``…Z``) written out in the reader's language."""
+    parsed = dt.datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    return f"{format_datetime(parsed, format='medium')} UTC"
+
+
 @bp.app_context_processor
 def page_context() -> dict:
     """What every template may use: the language, the menu, the script messages."""
@@ -68,6 +75,7 @@ def page_context() -> dict:
         "nav_items": nav_items(),
         "messages": script_messages(),
         "long_date": long_date,
+        "moment": moment,
     }
 
 

@@ -193,6 +193,8 @@ function showEnd({ focus }) {
   saveGame(game);
   clearHolds(game.id);
   board.hidden = true;
+  root.querySelector("[data-key-hints]").hidden = true;
+  root.querySelector("[data-progress]").hidden = true;
   endCard.hidden = false;
   endCard.querySelector("[data-end-total]").textContent = String(game.totals.total);
   for (const element of endCard.querySelectorAll("[data-end]")) {
