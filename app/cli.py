@@ -82,26 +82,28 @@ def serve(data_dir: Path | None, bind: str, workers: int, threads: int) -> None:
     if not keys.is_initialised(data_dir):
         epoch = _initialise(data_dir, None, None)
         click.echo(f"Initialised {data_dir}: epoch from {epoch.start}, anchor {epoch.anchor.hex()}")
-    with _redis_for(data_dir):
+    with _redis_for(data_dir, share_running=False):
         from . import create_app
 
         GunicornServer(create_app, server_options(bind, workers, threads)).run()
 
 
 @contextlib.contextmanager
-def _redis_for(data_dir: Path):
+def _redis_for(data_dir: Path, share_running: bool = True):
     """Make REDIS_URL name a running Redis for the duration: the configured one, the embedded
-    server already running on the data directory, or a new embedded server stopped on exit."""
+    server already running on the data directory (unless ``share_running`` is false: ``serve``
+    owns its server), or a new embedded server stopped on exit."""
     if os.environ.get("REDIS_URL"):
         yield
         return
     embedded = EmbeddedRedis(data_dir)
+    running = _answers(embedded.url)
+    if running and not share_running:
+        raise click.ClickException(f"a Redis already runs on {embedded.socket_path}: "
+                                   "is another `yacht-daily serve` using this data directory?")
     os.environ["REDIS_URL"] = embedded.url
     try:
-        if _answers(embedded.url):
-            yield
-            return
-        with embedded:
+        with contextlib.nullcontext() if running else embedded:
             yield
     finally:
         del os.environ["REDIS_URL"]

@@ -2,6 +2,8 @@
 retries, the reveal race, secrecy in logs and the AOF, clean stop and restart."""
 
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -125,3 +127,23 @@ def _redis_server_running(data_dir: Path) -> bool:
         if any(str(data_dir / "redis.sock").encode() in part for part in command):
             return True
     return False
+
+
+def test_commands_share_a_running_servers_redis(make_live_server):
+    """`reveal` uses the embedded Redis `serve` runs; a second `serve` on it is refused."""
+    server = make_live_server(now="2026-03-01T12:00:00Z")
+    server.set_clock("2026-03-02T14:00:00Z")  # 2026-03-01 is due; no request has seen it yet
+    env = {**os.environ, "YACHT_DAILY_CLOCK_FILE": str(server.clock_file)}
+    env.pop("REDIS_URL", None)
+    command = [sys.executable, "-c", "from app.cli import main; main()"]
+    data_dir = ["--data-dir", str(server.data_dir)]
+    revealed = subprocess.run([*command, "reveal", *data_dir], env=env, capture_output=True,
+                              text=True, timeout=60)
+    assert revealed.returncode == 0, revealed.stderr
+    assert revealed.stdout.strip() == "Revealed 2026-03-01"
+    assert [e.get("date") for e in call(server.client(), "GET", "/ledger")[1]["entries"]] == [
+        None, "2026-03-01"]
+    second = subprocess.run([*command, "serve", *data_dir, "--bind", "127.0.0.1:1"], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert second.returncode == 1 and "already runs" in second.stderr
+    assert call(server.client(), "GET", "/rulesets")[0] == 200
