@@ -360,14 +360,13 @@ def _check_seed_chains(view: LedgerView) -> Check:
     """Each reveal's seed hashes down ``day`` steps to its epoch's anchor."""
     failures = []
     proven: dict = {}  # (epoch, day) -> seed already shown to reach the anchor
-    count = 0
-    for position, entry in _reveals_in_day_order(view):
-        count += 1
+    by_day = _first_reveal_per_day(view)
+    for _, (position, entry) in sorted(by_day.items()):
         problem = _seed_chain_problem(view, entry, proven)
         if problem:
             failures.append(f"entry {position}: {problem}")
-    return _aggregate("seed chains", failures,
-                      f"{count} reveals, each seed hashes down `day` steps to its epoch's anchor")
+    return _aggregate("seed chains", failures, f"{len(by_day)} reveals, each seed hashes down "
+                                               "`day` steps to its epoch's anchor")
 
 
 def _well_formed_reveals(view: LedgerView) -> list:
@@ -381,10 +380,12 @@ def _position(view: LedgerView, entry: Mapping) -> int:
     return next(i for i, candidate in enumerate(view.entries) if candidate is entry)
 
 
-def _reveals_in_day_order(view: LedgerView) -> list:
-    """(position, entry) of every well-formed reveal, by epoch and day."""
-    return sorted(_well_formed_reveals(view),
-                  key=lambda item: (item[1]["epoch"], item[1]["day"], item[0]))
+def _first_reveal_per_day(view: LedgerView) -> dict:
+    """(epoch, day) → (position, entry) of the first well-formed reveal of that day."""
+    by_day: dict = {}
+    for position, entry in _well_formed_reveals(view):
+        by_day.setdefault((entry["epoch"], entry["day"]), (position, entry))
+    return by_day
 
 
 def _seed_chain_problem(view: LedgerView, entry: Mapping, proven: dict) -> str | None:
@@ -418,7 +419,7 @@ def _seed_chain_problem(view: LedgerView, entry: Mapping, proven: dict) -> str |
 def _check_seed_successions(view: LedgerView) -> Check:
     """Each reveal's seed steps down once to the previous day's seed (day 1: to the anchor)."""
     failures = []
-    by_day = {(e["epoch"], e["day"]): (p, e) for p, e in _reveals_in_day_order(view)}
+    by_day = _first_reveal_per_day(view)
     for (number, day), (position, entry) in sorted(by_day.items()):
         epoch = view.epoch_of(number)
         if day == 1:
@@ -481,11 +482,23 @@ def _reveal_check(view: LedgerView, receipt: Mapping, reveal: Mapping | None) ->
         return Check("reveal", False, f"receipt epoch {receipt['epoch']} ≠ epoch "
                                       f"{reveal['epoch']} of the reveal of {date} "
                                       f"(entry {position})")
-    if receipt["ruleset"] not in reveal["roots"] or receipt["ruleset"] not in reveal["games"]:
-        return Check("reveal", False, f"the reveal of {date} (entry {position}) has no "
-                                      f"{receipt['ruleset']} root")
+    problem = _reveal_problem(view, reveal, position, receipt["ruleset"])
+    if problem:
+        return Check("reveal", False, problem)
     return Check("reveal", True, f"{date} revealed by entry {position} "
                                  f"(epoch {reveal['epoch']}, day {reveal['day']})")
+
+
+def _reveal_problem(view: LedgerView, reveal: Mapping, position: int, ruleset: str
+                    ) -> str | None:
+    """Why a date's reveal entry cannot be used for ``ruleset``'s games, or None."""
+    date = reveal["date"]
+    if ruleset not in reveal["roots"] or ruleset not in reveal["games"]:
+        return f"the reveal of {date} (entry {position}) has no {ruleset} root"
+    if view.epoch_of(reveal["epoch"]) is None:
+        return (f"the reveal of {date} (entry {position}) names epoch {reveal['epoch']}, "
+                "which has no well-formed epoch entry")
+    return None
 
 
 def _seed_check(view: LedgerView, reveal: Mapping) -> Check:
@@ -762,7 +775,7 @@ class _ReplayState:
     def score(self, index: int, entry: Mapping, scorer: CachedRules) -> None:
         """Check a score entry; when legal, fill the box with what the rules give."""
         category = entry.get("category")
-        name = f"box {category}"
+        name = f"box {category if isinstance(category, str) else _compact(category)}"
         problem = self._score_problem(entry, category, scorer)
         if problem:
             self.fail(name, f"action {index}: {problem}")
@@ -890,6 +903,14 @@ class FastReplayed:
         return rules.totals(self.ruleset, self.boxes, self.extra_bonus)
 
 
+def _compact(value) -> str:
+    """A value as compact JSON for a check's name or message (repr if it has none)."""
+    try:
+        return json.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def _encode(value) -> bytes:
     """Canonical JSON of a value already known to hold no float (checked by its format)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"),
@@ -927,11 +948,15 @@ def audit_day(entries: list[dict], date: str, ruleset: str, games: list[dict],
     view = LedgerView.read(entries)
     checks = check_ledger(entries, verify_signature)
     reveal = view.reveals.get(date)
-    if reveal is None or ruleset not in reveal.get("roots", {}):
-        checks.append(Check("reveal", False, f"{date} is not revealed for {ruleset} in the "
+    if reveal is None:
+        checks.append(Check("reveal", False, f"{date} has no well-formed reveal entry in the "
                                              f"ledger ({len(view.entries)} entries)"))
         return DayAudit(checks, [])
     position = _position(view, reveal)
+    problem = _reveal_problem(view, reveal, position, ruleset)
+    if problem:
+        checks.append(Check("reveal", False, problem))
+        return DayAudit(checks, [])
     checks.append(Check("reveal", True, f"{date} revealed by entry {position} "
                                         f"(epoch {reveal['epoch']}, day {reveal['day']})"))
     checks.append(_seed_check(view, reveal))
@@ -974,6 +999,7 @@ class _DayAuditor:
         game_id = game["id"]
         if game_id in self.seen:
             self.failures["games replayed"].append(f"game {game_id}: listed twice")
+            return
         self.seen.add(game_id)
         transcript = game.get("transcript")
         replayed = self.fast.run(transcript)

@@ -415,8 +415,10 @@ def check_ledger(report, entries, verify):
 
 def check_reveals(report, reveals, epochs):
     """Each reveal's date, and its seed's chain down to the anchor and to the previous day."""
-    failures, by_day = [], {}
+    failures, dated, by_day = [], {}, {}
     for i, entry in reveals:
+        key = (entry["epoch"], entry["day"])
+        by_day.setdefault(key, (i, entry))
         position, epoch = epochs.get(entry["epoch"], (None, None))
         if epoch is None or position > i:
             failures.append(f"entry {i}: epoch {entry['epoch']} is not published before it")
@@ -424,21 +426,20 @@ def check_reveals(report, reveals, epochs):
         problem = date_problem(entry, epoch)
         if problem:
             failures.append(f"entry {i}: {problem}")
-        key = (entry["epoch"], entry["day"])
-        if key in by_day:
+        if key in dated:
             failures.append(f"entry {i}: epoch {key[0]} day {key[1]} already revealed by "
-                            f"entry {by_day[key][0]}")
-        by_day.setdefault(key, (i, entry))
-    report.over("reveal dates", failures, f"{len(by_day)} reveals, each dated epoch start + "
+                            f"entry {dated[key]}")
+        dated.setdefault(key, i)
+    report.over("reveal dates", failures, f"{len(reveals)} reveals, each dated epoch start + "
                                           "day − 1 within its epoch, one per day")
     chains, successions, proven = [], [], {}
     for (number, day), (i, entry) in sorted(by_day.items()):
-        epoch = epochs[number][1]
+        epoch = epochs.get(number, (None, None))[1]
         problem = chain_problem(entry, epoch, proven)
         if problem:
             chains.append(f"entry {i}: {problem}")
         if day == 1:
-            previous, source = epoch["anchor"], f"epoch {number}'s anchor"
+            previous, source = epoch and epoch["anchor"], f"epoch {number}'s anchor"
         elif (number, day - 1) in by_day:
             j, before = by_day[(number, day - 1)]
             previous, source = before["seed"], f"day {day - 1}'s seed (entry {j})"
@@ -478,8 +479,8 @@ def chain_problem(entry, epoch, proven):
     Stops early at a seed already proven to reach the anchor: the same statement, less work.
     """
     day, number = entry["day"], entry["epoch"]
-    if not 1 <= day <= epoch["length"]:
-        return f"day {day} is outside epoch {number}'s 1..{epoch['length']}"
+    if epoch is None or not 1 <= day <= epoch["length"]:
+        return f"day {day} has no published epoch {number} to chain to"
     seed = bytes.fromhex(entry["seed"])
     for steps in range(day, 0, -1):
         if (number, steps) in proven:
@@ -590,9 +591,10 @@ def replay_roll(report, sheet, i, entry, rolls, explain):
 def replay_score(report, sheet, i, entry, explain):
     """The box's points and the extra bonus follow the sheet's rules, Joker included."""
     box = entry.get("category")
+    name = f"box {box if isinstance(box, str) else json.dumps(box)}"
     problem = sheet.score_problem(entry)
     if problem:
-        report.add(f"box {box}", False, f"action {i}: {problem}")
+        report.add(name, False, f"action {i}: {problem}")
         return
     worth = points(sheet.id, box, sheet.dice, sheet.boxes)
     bonus = extra_bonus(sheet.rules, sheet.dice, sheet.boxes)
@@ -602,7 +604,7 @@ def replay_score(report, sheet, i, entry, explain):
         joker = " (Joker rule)" if joker_applies(sheet.rules, sheet.dice, sheet.boxes) else ""
         text = (f"turn {len(sheet.boxes) + 1}: {show(sheet.dice)} score {worth} in {box}{joker}, "
                 f"bonus {bonus}")
-        report.add(f"box {box}", exact, f"{text} = recorded {worth}, bonus {bonus}" if exact
+        report.add(name, exact, f"{text} = recorded {worth}, bonus {bonus}" if exact
                    else f"{text} but the transcript records points {got[0]!r}, bonus {got[1]!r}")
     sheet.boxes[box], sheet.extra = worth, sheet.extra + bonus
     sheet.dice, sheet.rolls_in_turn = None, 0
@@ -685,6 +687,10 @@ def find_reveal(report, entries, epochs, reveals, date, sheet_id, epoch_number=N
     if sheet_id not in reveal["roots"] or sheet_id not in reveal["games"]:
         report.add("reveal", False, f"the reveal of {date} (entry {position}) has no {sheet_id} "
                                     "root")
+        return None
+    if reveal["epoch"] not in epochs:
+        report.add("reveal", False, f"the reveal of {date} (entry {position}) names epoch "
+                                    f"{reveal['epoch']}, which has no well-formed epoch entry")
         return None
     report.add("reveal", True, f"{date} revealed by entry {position} (epoch {reveal['epoch']}, "
                                f"day {reveal['day']})")

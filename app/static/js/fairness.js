@@ -567,7 +567,10 @@ export async function checkLedger(entries) {
 async function checkReveals(view) {
   const failures = [];
   const byDay = new Map();
+  const dated = new Map();
   for (const [i, entry] of view.wellFormedReveals) {
+    const key = `${entry.epoch}/${entry.day}`;
+    if (!byDay.has(key)) byDay.set(key, [i, entry]);
     const [epochAt, epoch] = view.epochs.get(entry.epoch) || [];
     if (!epoch || epochAt > i) {
       failures.push(`entry ${i}: epoch ${entry.epoch} is not published before it`);
@@ -575,12 +578,11 @@ async function checkReveals(view) {
     }
     const problem = dateProblem(entry, epoch);
     if (problem) failures.push(`entry ${i}: ${problem}`);
-    const key = `${entry.epoch}/${entry.day}`;
-    if (byDay.has(key)) {
+    if (dated.has(key)) {
       failures.push(`entry ${i}: epoch ${entry.epoch} day ${entry.day} already revealed by `
-        + `entry ${byDay.get(key)[0]}`);
+        + `entry ${dated.get(key)}`);
     } else {
-      byDay.set(key, [i, entry]);
+      dated.set(key, i);
     }
   }
   const count = view.wellFormedReveals.length;
@@ -592,13 +594,13 @@ async function checkReveals(view) {
   const successions = [];
   const proven = new Map();
   for (const [i, entry] of ordered) {
-    const epoch = view.epochs.get(entry.epoch)[1];
+    const epoch = (view.epochs.get(entry.epoch) || [])[1];
     const problem = await chainProblem(entry, epoch, proven);
     if (problem) chains.push(`entry ${i}: ${problem}`);
     let previous;
     let source;
     if (entry.day === 1) {
-      previous = epoch.anchor;
+      previous = epoch ? epoch.anchor : null;
       source = `epoch ${entry.epoch}'s anchor`;
     } else if (byDay.has(`${entry.epoch}/${entry.day - 1}`)) {
       const [j, before] = byDay.get(`${entry.epoch}/${entry.day - 1}`);
@@ -641,8 +643,8 @@ function dateProblem(entry, epoch) {
 
 /** Why a reveal's seed does not hash down `day` steps to its anchor (null: it does). */
 async function chainProblem(entry, epoch, proven) {
-  if (!(entry.day >= 1 && entry.day <= epoch.length)) {
-    return `day ${entry.day} is outside epoch ${entry.epoch}'s 1..${epoch.length}`;
+  if (!epoch || !(entry.day >= 1 && entry.day <= epoch.length)) {
+    return `day ${entry.day} has no published epoch ${entry.epoch} to chain to`;
   }
   let seed = hexToBytes(entry.seed);
   let reached = null;
@@ -744,7 +746,7 @@ export function replay(transcript, ruleset, rolls, { explain = true } = {}) {
       state.rolls += 1;
     } else if (action === "score") {
       const box = entry.category;
-      const name = `box ${box}`;
+      const name = `box ${typeof box === "string" ? box : JSON.stringify(box ?? null)}`;
       const problem = scoreProblem(state, entry);
       if (problem) {
         checks.push({ name, ok: false, detail: `action ${i}: ${problem}` });
@@ -816,6 +818,11 @@ export async function verifyGame({ ledger, receipt, transcript, proof = null }) 
   if (!Object.hasOwn(reveal.roots, ruleset) || !Object.hasOwn(reveal.games, ruleset)) {
     checks.push({ name: "reveal", ok: false,
       detail: `the reveal of ${date} (entry ${position}) has no ${ruleset} root` });
+    return checks;
+  }
+  if (!view.epochs.has(reveal.epoch)) {
+    checks.push({ name: "reveal", ok: false, detail: `the reveal of ${date} (entry ${position}) `
+      + `names epoch ${reveal.epoch}, which has no well-formed epoch entry` });
     return checks;
   }
   checks.push({ name: "reveal", ok: true,
