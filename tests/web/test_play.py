@@ -153,3 +153,50 @@ def test_screenshots_of_the_play_page(new_context, name, viewport):
     assert path.stat().st_size > 10_000
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= viewport["width"], "the page scrolls sideways"
+
+
+def test_boxes_the_joker_rule_forbids_are_disabled_and_the_status_line_says_why(page):
+    open_game(page, "yahtzee")
+    reason = "Joker rule: five 6s must go in the Sixes box while it is free."
+
+    def five_sixes(route):
+        """Answer the roll as the API does for a further Yahtzee under the Joker rule."""
+        game = route.fetch().json()["game"]
+        game.update(dice=[6] * 5, allowed=["sixes"], previews={"sixes": 30},
+                    restriction={"code": "joker-upper", "message": reason})
+        route.fulfill(json={"game": game})
+
+    page.route("**/api/v1/games/*/roll*", five_sixes)
+    start = next_action(page)
+    page.locator("[data-roll]").click()
+    wait_for_action(page, start + 1)
+    expect(page.locator("[data-status-line]")).to_have_text(reason)
+    expect(page.locator("[data-status-line]")).to_have_class("status-line restriction")
+    expect(page.locator("[data-box]:not([disabled])")).to_have_count(1)
+    sixes = page.locator('[data-box="sixes"]')
+    expect(sixes).to_be_enabled()
+    expect(sixes).to_have_attribute("aria-label", "Sixes: 30 points if you score it now")
+    chance = page.locator('[data-box="chance"]')
+    expect(chance).to_be_disabled()
+    expect(chance).to_have_class("box free forbidden")
+    expect(chance).to_have_attribute("aria-label", "Chance: not allowed now (Joker rule)")
+
+
+def test_dice_and_boxes_are_labelled_for_screen_readers_in_french(new_context):
+    # French typography: a no-break space (U+00A0) before the colon.
+    page = new_context(locale="fr-FR").new_page()
+    open_game(page, "yacht")
+    die = page.locator('[data-die="0"]')
+    expect(die).to_have_attribute("aria-label", "Dé 1\u00a0: pas encore lancé")
+    expect(page.locator("[data-status-line]")).to_have_text("Tour 1 sur 12\u00a0: lancez les dés.")
+    start = next_action(page)
+    page.locator("[data-roll]").click()
+    wait_for_action(page, start + 1)
+    die.click()
+    face = die.get_attribute("data-face")
+    expect(die).to_have_attribute("aria-label", f"Dé 1\u00a0: {face}, gardé")
+    expect(die).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#rolls-left-text")).to_have_text("Encore 2 lancers")
+    preview = page.locator('[data-box="choice"] [data-score]').inner_text()
+    expect(page.locator('[data-box="choice"]')).to_have_attribute(
+        "aria-label", f"Choix\u00a0: {preview} points si vous l’inscrivez maintenant")
