@@ -70,14 +70,19 @@ def init_app(app) -> None:
     limiter = Limiter(get_remote_address, app=app)
     # The limit decorators hold the limiter weakly: the app keeps it alive.
     app.extensions[LIMITER_EXTENSION] = limiter
-    limits = {
-        "create": [(app.config["RATE_LIMIT_CREATE"], get_remote_address)],
-        "action": [(app.config["RATE_LIMIT_ACTIONS_PER_GAME"], game_in_path),
-                   (app.config["RATE_LIMIT_ACTIONS_PER_CLIENT"], get_remote_address)],
-        "verify": [(app.config["RATE_LIMIT_VERIFY"], get_remote_address)],
+    # Rolls and scorings share their budgets (one scope), creation and verification have theirs.
+    decorators = {
+        "create": [limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"])],
+        "action": [
+            limiter.shared_limit(app.config["RATE_LIMIT_ACTIONS_PER_GAME"], "game-actions",
+                                 key_func=game_in_path, methods=["POST"]),
+            limiter.shared_limit(app.config["RATE_LIMIT_ACTIONS_PER_CLIENT"], "client-actions",
+                                 methods=["POST"]),
+        ],
+        "verify": [limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"])],
     }
     for endpoint, kind in limited_endpoints(app).items():
         view = app.view_functions[endpoint]
-        for limit_value, key_func in limits[kind]:
-            view = limiter.limit(limit_value, key_func=key_func, methods=["POST"])(view)
+        for decorate in decorators[kind]:
+            view = decorate(view)
         app.view_functions[endpoint] = view
