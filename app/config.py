@@ -11,9 +11,7 @@ ended everywhere, 3600.
 ``YACHT_DAILY_RATE_LIMITS``: ``off`` turns the rate limits off (on by default; off under
 ``TESTING`` unless a test turns them on).
 ``YACHT_DAILY_RATE_LIMIT_CREATE``: games created or resumed per client address, ``60/minute``.
-``YACHT_DAILY_RATE_LIMIT_ACTIONS_PER_GAME``: rolls and scorings per game, ``120/minute``.
-``YACHT_DAILY_RATE_LIMIT_ACTIONS_PER_CLIENT``: rolls and scorings per client address,
-``1200/minute``.
+``YACHT_DAILY_RATE_LIMIT_ACTIONS``: rolls and scorings per client address, ``1200/minute``.
 ``YACHT_DAILY_RATE_LIMIT_VERIFY``: verifications per client address, ``60/minute``.
 """
 
@@ -27,8 +25,7 @@ MAX_REQUEST_BYTES = 16 * 1024
 PLAYER_COOKIE_DAYS = 400
 DEFAULT_RATE_LIMITS = {
     "RATE_LIMIT_CREATE": "60/minute",
-    "RATE_LIMIT_ACTIONS_PER_GAME": "120/minute",
-    "RATE_LIMIT_ACTIONS_PER_CLIENT": "1200/minute",
+    "RATE_LIMIT_ACTIONS": "1200/minute",
     "RATE_LIMIT_VERIFY": "60/minute",
 }
 

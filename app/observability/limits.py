@@ -1,14 +1,12 @@
-"""Rate limits per client on game creation, actions and verification, kept in the same Redis.
+"""Rate limits per client address on game creation, actions and verification, in the same Redis.
 
-Creation and verification are limited per client address; actions per game (a whole game is at
-most about fifty actions) and per client address. A refused request gets a 429 with
-Retry-After. The limits are shared by every worker and every replica through Redis; if Redis is
-down, each process falls back to counting in memory until it is back.
+A refused request gets a 429 with Retry-After. The counts are shared by every worker and every
+replica through Redis; if Redis is down, each process counts in memory until it is back.
+Behind a proxy the client address is the one the proxy reports (``PROXY_HOPS``).
 """
 
 import re
 
-from flask import request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -27,11 +25,6 @@ def storage_uri(url: str) -> str:
     if url.startswith("unix://"):
         return "redis+unix://" + url[len("unix://"):]
     return url
-
-
-def game_in_path() -> str:
-    """The game id of an action's URL: one game's actions share a budget."""
-    return "game:" + "|".join(str(value) for value in (request.view_args or {}).values())
 
 
 def limited_endpoints(app) -> dict[str, str]:
@@ -70,19 +63,12 @@ def init_app(app) -> None:
     limiter = Limiter(get_remote_address, app=app)
     # The limit decorators hold the limiter weakly: the app keeps it alive.
     app.extensions[LIMITER_EXTENSION] = limiter
-    # Rolls and scorings share their budgets (one scope), creation and verification have theirs.
+    # Rolls and scorings share one budget; creation and verification have their own.
     decorators = {
-        "create": [limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"])],
-        "action": [
-            limiter.shared_limit(app.config["RATE_LIMIT_ACTIONS_PER_GAME"], "game-actions",
-                                 key_func=game_in_path, methods=["POST"]),
-            limiter.shared_limit(app.config["RATE_LIMIT_ACTIONS_PER_CLIENT"], "client-actions",
-                                 methods=["POST"]),
-        ],
-        "verify": [limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"])],
+        "create": limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"]),
+        "action": limiter.shared_limit(app.config["RATE_LIMIT_ACTIONS"], "actions",
+                                       methods=["POST"]),
+        "verify": limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"]),
     }
     for endpoint, kind in limited_endpoints(app).items():
-        view = app.view_functions[endpoint]
-        for decorate in decorators[kind]:
-            view = decorate(view)
-        app.view_functions[endpoint] = view
+        app.view_functions[endpoint] = decorators[kind](app.view_functions[endpoint])

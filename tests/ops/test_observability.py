@@ -4,7 +4,6 @@ real Redis (the Flask test client; tests/ops/test_deployed.py checks them under 
 import datetime as dt
 import json
 import logging
-import random
 import re
 
 import pytest
@@ -202,8 +201,8 @@ def test_overdue_reveal_is_reported_until_a_request_reveals_it(client, clock):
 def limited_app(redis_url, redis_client, data_dir, clock):
     """The app with small rate limits turned on, behind one trusted proxy."""
     return app_on(redis_url, data_dir, clock, RATE_LIMITS="on", PROXY_HOPS=1,
-                  RATE_LIMIT_CREATE="3/minute", RATE_LIMIT_ACTIONS_PER_GAME="4/minute",
-                  RATE_LIMIT_ACTIONS_PER_CLIENT="1000/minute", RATE_LIMIT_VERIFY="2/minute")
+                  RATE_LIMIT_CREATE="3/minute", RATE_LIMIT_ACTIONS="4/minute",
+                  RATE_LIMIT_VERIFY="2/minute")
 
 
 def test_game_creation_is_limited_per_client_with_429_and_retry_after(limited_app, play_date):
@@ -228,24 +227,28 @@ def test_game_creation_is_limited_per_client_with_429_and_retry_after(limited_ap
     assert metric_value(metrics, "yacht_daily_rate_limited_total", route=f"{API}/games") >= 1
 
 
-def test_actions_are_limited_per_game_and_a_refused_one_changes_nothing(limited_app, play_date):
-    """Past the per-game budget an action is refused with 429 and the game is unchanged."""
+def test_actions_share_one_budget_per_client_and_a_refused_one_changes_nothing(limited_app,
+                                                                              play_date):
+    """Rolls and scorings count together; past the budget an action is refused with 429 and
+    the game is unchanged, while another client still plays."""
     client = limited_app.test_client()
     state = client.post(f"{API}/games", json={"ruleset": "yahtzee", "date": play_date}
                         ).get_json()["game"]
-    rng = random.Random(7)
-    for _ in range(4):
-        hold = [False] * 5 if state["dice"] is None else [rng.random() < 0.5 for _ in range(5)]
-        if state["rolls_left"] == 0:
-            answer = client.post(f"{API}/games/{state['id']}/score",
-                                 json={"category": state["allowed"][0],
-                                       "roll": state["next_action"]})
-        else:
-            answer = client.post(f"{API}/games/{state['id']}/roll",
-                                 json={"hold": hold, "roll": state["next_action"]})
+    for action in ["roll", "roll", "score", "roll"]:
+        body = ({"category": state["allowed"][0]} if action == "score"
+                else {"hold": [False] * 5})
+        answer = client.post(f"{API}/games/{state['id']}/{action}",
+                             json={**body, "roll": state["next_action"]})
         assert answer.status_code == 200
         state = answer.get_json()["game"]
     refused = client.post(f"{API}/games/{state['id']}/roll",
                           json={"hold": [False] * 5, "roll": state["next_action"]})
-    assert refused.status_code == 429 and refused.headers["Retry-After"]
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
     assert client.get(f"{API}/games/{state['id']}").get_json()["game"] == state
+
+    elsewhere = {"X-Forwarded-For": "198.51.100.9"}
+    other = limited_app.test_client()
+    game = other.post(f"{API}/games", json={"ruleset": "yacht", "date": play_date},
+                      headers=elsewhere).get_json()["game"]
+    assert other.post(f"{API}/games/{game['id']}/roll", json={"roll": 0},
+                      headers=elsewhere).status_code == 200
