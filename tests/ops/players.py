@@ -84,11 +84,11 @@ class RetryingPlayer:
         self.cookie: str | None = None
         self.report = PlayerReport()
 
-    def send(self, method: str, path: str, body=None) -> tuple[int, dict, object]:
-        """One HTTP request on a new connection; (status, lower-cased headers, JSON or text)."""
+    def send(self, method: str, path: str, body=None, headers=None) -> tuple[int, dict, object]:
+        """One API request on a new connection; (status, lower-cased headers, JSON or text)."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
         try:
-            headers = {"Connection": "close"}
+            headers = {"Connection": "close", **(headers or {})}
             payload = None
             if body is not None:
                 payload = json.dumps(body).encode()
