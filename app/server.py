@@ -4,6 +4,8 @@ from collections.abc import Callable
 
 from gunicorn.app.base import BaseApplication
 
+from .observability.gunicorn_hooks import SERVER_SETTINGS
+
 
 class GunicornServer(BaseApplication):
     """Serve the app an ``app_factory`` builds, once per worker after the fork."""
@@ -27,6 +29,7 @@ class GunicornServer(BaseApplication):
 def server_options(bind: str, workers: int, threads: int) -> dict:
     """The gunicorn settings ``serve`` uses (and the benchmark's bare endpoint too)."""
     return {
+        **SERVER_SETTINGS,
         "bind": bind,
         "workers": workers,
         "threads": threads,
