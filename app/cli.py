@@ -22,6 +22,7 @@ from .days import earliest_today
 from .embedded import EmbeddedRedis
 from .server import GunicornServer, server_options
 from .services import services
+from .verify_cli import verify
 
 DATA_DIR_OPTION = click.option(
     "--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -153,3 +154,6 @@ def ledger(data_dir: Path | None) -> None:
         entries = services().ledger.entries()
     for entry in entries:
         click.echo(json.dumps(entry, sort_keys=True))
+
+
+main.add_command(verify)

@@ -12,6 +12,7 @@ import datetime as dt
 import hashlib
 import hmac
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -938,12 +939,14 @@ Progress = Callable[[int, int], None]
 
 def audit_day(entries: list[dict], date: str, ruleset: str, games: list[dict],
               verify_signature: SignatureCheck | None = None,
-              progress: Progress | None = None) -> DayAudit:
+              progress: Progress | None = None,
+              published_leaderboard: Mapping | None = None) -> DayAudit:
     """Audit every game of one (date, sheet) on ONE shared dice stream.
 
     ``games`` is the ``games`` list of ``GET /days/<date>/<ruleset>/games``. Every game is
     replayed; every finished game's receipt must match it and be signed; the receipts' Merkle
-    root and count must be the reveal entry's; the leaderboard is recomputed from the replays.
+    root and count must be the reveal entry's; the leaderboard is recomputed from the replays
+    and, when given, compared with the published one (``GET /leaderboard/<date>/<ruleset>``).
     """
     view = LedgerView.read(entries)
     checks = check_ledger(entries, verify_signature)
@@ -967,7 +970,49 @@ def audit_day(entries: list[dict], date: str, ruleset: str, games: list[dict],
         if progress is not None and (done % 1000 == 0 or done == len(games)):
             progress(done, len(games))
     checks.extend(auditor.checks())
-    return DayAudit(checks, auditor.leaderboard())
+    leaderboard = auditor.leaderboard()
+    if published_leaderboard is not None:
+        checks.append(check_leaderboard(published_leaderboard, leaderboard))
+    return DayAudit(checks, leaderboard)
+
+
+def check_leaderboard(published: Mapping, leaderboard: Sequence[Mapping]) -> Check:
+    """The published leaderboard (players, top, distribution) against the replays' ranking.
+
+    Equal totals share a rank (1 + the number of better totals); who comes first among them is
+    the server's choice, so the top is compared as ranks, totals and (player, total) pairs.
+    """
+    totals = sorted((row["total"] for row in leaderboard), reverse=True)
+    failures = []
+    if published.get("players") != len(totals):
+        failures.append(f"players {published.get('players')!r} ≠ {len(totals)} finished games")
+    unclaimed = Counter((row["player"], row["total"]) for row in leaderboard)
+    top = published.get("top") or []
+    for place, row in enumerate(top, 1):
+        total = row.get("total") if isinstance(row, dict) else None
+        if place > len(totals) or total != totals[place - 1]:
+            best = totals[place - 1] if place <= len(totals) else "nothing"
+            failures.append(f"#{place}: total {total!r} ≠ the replays' #{place} {best}")
+            continue
+        rank = 1 + sum(1 for other in totals if other > total)
+        if row.get("rank") != rank:  # a row with a matching total is an object
+            failures.append(f"#{place}: rank {row.get('rank')!r} ≠ {rank} for a total of {total}")
+        if unclaimed[(row.get("player"), total)] <= 0:
+            failures.append(f"#{place}: {row.get('player')!r} has no replayed game totalling "
+                            f"{total}")
+        unclaimed[(row.get("player"), total)] -= 1
+    bands = published.get("distribution") or []
+    for band in bands:
+        low, high = (band.get("from"), band.get("to")) if isinstance(band, dict) else (0, -1)
+        if type(low) is not int or type(high) is not int or low > high:
+            failures.append(f"score band {band!r} is not a from..to range")
+            continue
+        count = sum(1 for total in totals if low <= total <= high)
+        if band.get("count") != count:
+            failures.append(f"{low}–{high}: {band.get('count')!r} ≠ {count} replayed totals")
+    return _aggregate("leaderboard", failures,
+                      f"published players {len(totals)}, top {len(top)} and {len(bands)} score "
+                      "bands = the ranking of the replayed games")
 
 
 class _DayAuditor:

@@ -776,10 +776,11 @@ DAY_CHECKS = ["games replayed", "games complete", "receipts", "transcript hashes
               "receipt signatures"]
 
 
-def check_day(report, entries, date, sheet_id, games, verify, progress=None):
+def check_day(report, entries, date, sheet_id, games, verify, progress=None,
+              public_board=None):
     """Replay every published game of (date, sheet) on one shared stream; check the receipts,
-    their count and Merkle root against the reveal. Returns the recomputed leaderboard as
-    [(rank, total, game id, player)], best first."""
+    their count and Merkle root against the reveal, and the published leaderboard when
+    given. Returns the recomputed leaderboard as [(rank, total, game id, player)]."""
     epochs, reveals = check_ledger(report, entries, verify)
     if sheet_id not in SHEETS:
         report.add("reveal", False, f"{sheet_id!r} is no known sheet")
@@ -866,7 +867,46 @@ def check_day(report, entries, date, sheet_id, games, verify, progress=None):
     report.add("merkle root", root == reveal["roots"][sheet_id],
                f"root of the {count} receipts by game id "
                f"{compare(root, reveal['roots'][sheet_id])} reveal roots[{sheet_id}]")
-    return leaderboard(results)
+    board = leaderboard(results)
+    if public_board is not None:
+        check_leaderboard(report, public_board, board)
+    return board
+
+
+def check_leaderboard(report, published, board):
+    """The published players, top and score bands against the replays' ranking. Equal totals
+    share a rank; their order is the server's choice, so (player, total) pairs are compared."""
+    totals = [total for _, total, _, _ in board]
+    failures = []
+    if published.get("players") != len(totals):
+        failures.append(f"players {published.get('players')!r} ≠ {len(totals)} finished games")
+    unclaimed = Counter((player, total) for _, total, _, player in board)
+    top = published.get("top") or []
+    for place, row in enumerate(top, 1):
+        total = row.get("total") if isinstance(row, dict) else None
+        if place > len(totals) or total != totals[place - 1]:
+            best = totals[place - 1] if place <= len(totals) else "nothing"
+            failures.append(f"#{place}: total {total!r} ≠ the replays' #{place} {best}")
+            continue
+        rank = 1 + sum(1 for other in totals if other > total)
+        if row.get("rank") != rank:  # a row with a matching total is an object
+            failures.append(f"#{place}: rank {row.get('rank')!r} ≠ {rank} for a total of {total}")
+        if unclaimed[(row.get("player"), total)] <= 0:
+            failures.append(f"#{place}: {row.get('player')!r} has no replayed game totalling "
+                            f"{total}")
+        unclaimed[(row.get("player"), total)] -= 1
+    bands = published.get("distribution") or []
+    for band in bands:
+        low, high = (band.get("from"), band.get("to")) if isinstance(band, dict) else (0, -1)
+        if type(low) is not int or type(high) is not int or low > high:
+            failures.append(f"score band {band!r} is not a from..to range")
+            continue
+        count = sum(1 for total in totals if low <= total <= high)
+        if band.get("count") != count:
+            failures.append(f"{low}–{high}: {band.get('count')!r} ≠ {count} replayed totals")
+    report.over("leaderboard", failures, f"published players {len(totals)}, top {len(top)} and "
+                                         f"{len(bands)} score bands = the ranking of the replayed "
+                                         "games")
 
 
 def leaderboard(results):
@@ -914,6 +954,7 @@ def download(args):
     data = {"ledger": fetch(args.url, "/ledger")["entries"]}
     if args.mode == "day":
         data["games"] = fetch(args.url, f"/days/{args.date}/{args.sheet}/games")["games"]
+        data["leaderboard"] = fetch(args.url, f"/leaderboard/{args.date}/{args.sheet}?limit=100")
         return data
     state = fetch(args.url, f"/games/{args.game_id}")["game"]
     data.update(receipt=state["receipt"], transcript=state["transcript"],
@@ -977,7 +1018,7 @@ def main(argv=None):
     if args.mode == "day":
         bar = progress_bar if sys.stderr.isatty() else None
         board = check_day(report, data["ledger"], args.date, args.sheet, data["games"], verify,
-                          bar)
+                          bar, data["leaderboard"])
         print("Leaderboard recomputed from the replayed games:")
         for rank, total, game_id, player in board[:args.top]:
             print(f"  #{rank:<5} {total:>4}  {player}  game {game_id}")

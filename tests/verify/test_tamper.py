@@ -6,9 +6,11 @@ the entry their detail must name, are derived from what the changed field means.
 verify.py must fail exactly the same checks; fairness.js is run on every seventh change.
 """
 
+import copy
+
 import pytest
 
-from fairness import DiceStream
+from fairness import DiceStream, audit
 from tests.verify.tampering import FORGED_KEY, REMOVED, changes
 
 JS_SAMPLE_EVERY = 7
@@ -202,7 +204,6 @@ def test_a_changed_byte_in_a_day_is_caught_by_both(day, two_verifiers):
         "the receipt": ("receipts", lambda g: g.__setitem__("receipt", None)),
         "the player": ("receipts", lambda g: g.__setitem__("player", "p-000000000000")),
     }
-    import copy
     for what, (check, edit) in edits.items():
         tampered = copy.deepcopy(games)
         edit(tampered[victim_at])
@@ -217,3 +218,38 @@ def test_a_changed_byte_in_a_day_is_caught_by_both(day, two_verifiers):
         standalone, _ = two_verifiers.standalone_day(day.ledger, day.date, "yahtzee", tampered)
         assert check in failing(core)
         assert set(failing(standalone)) == set(failing(core))
+
+
+def published_leaderboard(leaderboard, band_width: int = 25) -> dict:
+    """A leaderboard as ``GET /leaderboard`` publishes it, made from the replays' ranking."""
+    totals = [row["total"] for row in leaderboard]
+    bands = range(0, max(totals) + 1, band_width)
+    return {"players": len(totals),
+            "top": [{"rank": row["rank"], "player": row["player"], "name": row["name"],
+                     "total": row["total"]} for row in leaderboard[:10]],
+            "distribution": [{"from": low, "to": low + band_width - 1,
+                              "count": sum(low <= t < low + band_width for t in totals)}
+                             for low in bands]}
+
+
+def test_a_forged_leaderboard_is_caught_by_both(day, two_verifiers, standalone):
+    """Every count, rank, player and total of the published leaderboard is compared with the
+    replays' ranking (names are not in receipts, and the order of ties is the server's)."""
+    games = day.games["yahtzee"]
+    _, leaderboard = two_verifiers.core_day(day.ledger, day.date, "yahtzee", games)
+    published = published_leaderboard(leaderboard)
+    board = [(row["rank"], row["total"], row["game"], row["player"]) for row in leaderboard]
+    assert audit.check_leaderboard(published, leaderboard).ok
+    caught = 0
+    for change in changes(published):
+        if change.value is REMOVED or change.field not in ("players", "rank", "player", "total",
+                                                           "count"):
+            continue
+        forged = change.apply(published)
+        core = audit.check_leaderboard(forged, leaderboard)
+        report = standalone.Report()
+        standalone.check_leaderboard(report, forged, board)
+        assert core.ok is False, change
+        assert report.checks == [(core.name, core.ok, core.detail)], change
+        caught += 1
+    assert caught > 30

@@ -1,0 +1,141 @@
+"""``yacht-daily verify``: the core's audit of a game or of a whole revealed day.
+
+It runs ``fairness.audit`` (Ed25519 by ``cryptography``) on what a server publishes, or on
+downloaded files, and prints one line per check like ``/verify.py``, the standalone verifier.
+Exit status: 0 every check holds, 1 one fails, 2 the data cannot be read, 3 nothing failed but
+a check could not be made.
+"""
+
+import contextlib
+import json
+import sys
+import urllib.request
+
+import click
+
+from fairness import DAILY_RULESETS, audit
+
+from .signing import verify_signature
+
+FETCH_TIMEOUT = 120
+LEADERBOARD_LIMIT = 100
+READ_ERRORS = (OSError, ValueError, KeyError, TypeError)
+
+
+@click.group()
+def verify() -> None:
+    """Verify published games with the core's audit (the standalone one is /verify.py)."""
+
+
+@verify.command()
+@click.argument("url")
+@click.argument("game_id")
+def game(url: str, game_id: str) -> None:
+    """Verify one game of the server at URL: rolls, boxes, total, receipt, proof, ledger."""
+    try:
+        entries = fetch(url, "/ledger")["entries"]
+        state = fetch(url, f"/games/{game_id}")["game"]
+        proof = fetch(url, f"/games/{game_id}/proof")["proof"]
+        receipt, transcript = state["receipt"], state["transcript"]
+    except READ_ERRORS as error:
+        cannot_read(error)
+    finish(audit.check_game(entries, receipt, transcript, proof, verify_signature))
+
+
+@verify.command()
+@click.argument("url")
+@click.argument("date")
+@click.argument("sheet", type=click.Choice(DAILY_RULESETS))
+@click.option("--top", type=click.IntRange(0, LEADERBOARD_LIMIT), default=10, show_default=True,
+              help="Lines of the recomputed leaderboard to print.")
+def day(url: str, date: str, sheet: str, top: int) -> None:
+    """Audit every game of a revealed DATE and SHEET, its Merkle root and its leaderboard."""
+    try:
+        entries = fetch(url, "/ledger")["entries"]
+        games = fetch(url, f"/days/{date}/{sheet}/games")["games"]
+        published = fetch(url, f"/leaderboard/{date}/{sheet}?limit={LEADERBOARD_LIMIT}")
+    except READ_ERRORS as error:
+        cannot_read(error)
+    with progress_bar(len(games)) as progress:
+        result = audit.audit_day(entries, date, sheet, games, verify_signature, progress,
+                                 published)
+    click.echo("Leaderboard recomputed from the replayed games:")
+    for row in result.leaderboard[:top]:
+        click.echo(f"  #{row['rank']:<5} {row['total']:>4}  {row['player']}  game {row['game']}")
+    finish(result.checks)
+
+
+@verify.command()
+@click.option("--ledger", "ledger_path", required=True, type=click.Path(dir_okay=False),
+              help="The ledger (GET /api/v1/ledger).")
+@click.option("--receipt", "receipt_path", required=True, type=click.Path(dir_okay=False),
+              help="The receipt, or the game (GET /api/v1/games/<id>).")
+@click.option("--transcript", "transcript_path", required=True, type=click.Path(dir_okay=False),
+              help="The transcript, or the game.")
+@click.option("--proof", "proof_path", type=click.Path(dir_okay=False),
+              help="The inclusion proof (GET /api/v1/games/<id>/proof).")
+def files(ledger_path: str, receipt_path: str, transcript_path: str,
+          proof_path: str | None) -> None:
+    """Verify one game from downloaded JSON files."""
+    try:
+        entries = load(ledger_path, "entries")
+        receipt = load(receipt_path, "game", "receipt")
+        transcript = load(transcript_path, "game", "transcript")
+        proof = load(proof_path, "proof") if proof_path else None
+    except READ_ERRORS as error:
+        cannot_read(error)
+    finish(audit.check_game(entries, receipt, transcript, proof, verify_signature))
+
+
+def fetch(base_url: str, path: str):
+    """GET a JSON document of the server's API."""
+    url = base_url.rstrip("/") + "/api/v1" + path
+    request = urllib.request.Request(url, headers={"Accept": "application/json",
+                                                   "User-Agent": "yacht-daily-verify"})
+    try:
+        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:
+            return json.loads(response.read().decode("utf-8"))
+    except OSError as error:
+        raise OSError(f"{url}: {error}") from None
+
+
+def load(path: str, *wrappers: str):
+    """A JSON file, unwrapped from the API responses' wrapper keys when present."""
+    with open(path, encoding="utf-8") as handle:
+        value = json.load(handle)
+    for key in wrappers:
+        if isinstance(value, dict) and key in value and "type" not in value:
+            value = value[key]
+    return value
+
+
+def cannot_read(error: Exception):
+    """Say the data could not be read, and exit with status 2."""
+    click.echo(f"yacht-daily verify: cannot read the published data: {error}", err=True)
+    raise click.exceptions.Exit(2)
+
+
+@contextlib.contextmanager
+def progress_bar(total: int):
+    """A progress callback for the day audit: a bar on a terminal's stderr, else nothing."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=total, label="Replaying games", file=sys.stderr) as bar:
+        yield lambda done, _total: bar.update(done - bar.pos)
+
+
+def finish(checks: list) -> None:
+    """Print one line per check and a summary; exit with the status it calls for."""
+    for check in checks:
+        mark = "✓" if check.ok else "✗" if check.ok is False else "-"
+        click.echo(f"{mark} {check.name}: {check.detail}")
+    failed = sum(1 for check in checks if check.ok is False)
+    unchecked = [check.name for check in checks if check.ok is None]
+    if failed:
+        click.echo(f"FAILED: {failed} of {len(checks)} checks do not hold.")
+        raise click.exceptions.Exit(1)
+    if unchecked:
+        click.echo(f"Nothing failed, but NOT fully verified: {', '.join(unchecked)} not checked.")
+        raise click.exceptions.Exit(3)
+    click.echo(f"All {len(checks)} checks hold.")

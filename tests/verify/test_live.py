@@ -1,0 +1,202 @@
+"""The whole path against a live ``yacht-daily serve``: play, let the day be revealed, then
+verify it from the outside with ``verify.py`` (as a player runs it) and ``yacht-daily verify``,
+and see a tampered download fail. ``POST /api/v1/verify`` must say what the script says."""
+
+import json
+import os
+import pty
+import random
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+from click.testing import CliRunner
+
+from app.cli import main
+from tests.app.playkit import call, next_move, play_to_end, start
+from tests.verify.conftest import VERIFY_PY
+
+PLAY_DATE = "2026-03-10"  # the live server's first clock is noon UTC that day
+AFTER_REVEAL = "2026-03-11T14:00:00Z"  # ended everywhere at 12:00Z, + 1 h grace + 1 min
+
+
+@pytest.fixture(scope="module")
+def revealed(make_live_server):
+    """A live server whose PLAY_DATE has finished games on two sheets (and an abandoned one),
+    revealed: (server, finished game states)."""
+    server = make_live_server()
+    rng = random.Random(11)
+    finished = []
+    for _ in range(3):
+        player = server.client()
+        for ruleset in ("yahtzee", "yacht"):
+            finished.append(play_to_end(player, start(player, ruleset, PLAY_DATE), rng))
+    quitter = server.client()
+    state = start(quitter, "yahtzee", PLAY_DATE)
+    for _ in range(4):
+        action, body = next_move(state, rng)
+        status, answer = call(quitter, "POST", f"/games/{state['id']}/{action}", body)
+        assert status == 200, answer
+        state = answer["game"]
+    server.set_clock(AFTER_REVEAL)
+    status, answer = call(server.client(), "GET", f"/ledger/{PLAY_DATE}")
+    assert status == 200, answer
+    return server, finished
+
+
+def run_verify_py(*args, env=None, stderr=subprocess.PIPE):
+    """Run the standalone verifier as a player would; returns the finished process."""
+    return subprocess.run([sys.executable, str(VERIFY_PY), *args], stdout=subprocess.PIPE,
+                          stderr=stderr, text=True, timeout=300, env=env, check=False)
+
+
+def download(server, path: str, target):
+    """Save one API document to a file, as a player would; returns its JSON."""
+    with urllib.request.urlopen(server.url + "/api/v1" + path, timeout=30) as response:
+        document = json.loads(response.read())
+    target.write_text(json.dumps(document))
+    return document
+
+
+def test_verify_py_game_holds(revealed):
+    """``verify.py game URL ID``: every check holds, exit 0, one line per check."""
+    server, finished = revealed
+    for state in finished[:2]:
+        done = run_verify_py("game", server.url, state["id"])
+        assert done.returncode == 0, done.stdout + done.stderr
+        lines = done.stdout.splitlines()
+        assert lines[-1].startswith("All ") and lines[-1].endswith(" checks hold.")
+        assert all(line.startswith("✓ ") for line in lines[:-1])
+        names = {line[2:].split(":")[0] for line in lines[:-1]}
+        assert {"ledger links", "seed chains", "seed successions", "total", "transcript hash",
+                "receipt signature", "inclusion proof", "box sixes"} <= names
+
+
+@pytest.mark.parametrize("sheet", ["yahtzee", "yacht", "yacht-bonus"])
+def test_verify_py_day_holds(revealed, sheet):
+    """``verify.py day URL DATE SHEET``: all games, the root, the count and the leaderboard."""
+    server, finished = revealed
+    done = run_verify_py("day", server.url, PLAY_DATE, sheet)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr == ""  # no progress bar when stderr is not a terminal
+    count = sum(1 for state in finished if state["ruleset"] == sheet)
+    assert f"✓ game count: {count} receipts = reveal games[{sheet}] {count}" in done.stdout
+    assert "✓ merkle root:" in done.stdout and "✓ leaderboard:" in done.stdout
+
+
+def test_verify_py_day_shows_progress_on_a_terminal(revealed):
+    """On a terminal, the day audit draws a progress bar on stderr."""
+    server, _ = revealed
+    controller, terminal = pty.openpty()
+    try:
+        done = run_verify_py("day", server.url, PLAY_DATE, "yahtzee", stderr=terminal)
+        os.close(terminal)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        os.close(controller)
+    assert done.returncode == 0, done.stdout
+    assert b"] 4/4 games" in drawn and b"[####" in drawn
+
+
+def test_verify_py_says_when_signatures_are_not_checked(revealed, tmp_path):
+    """Without ``cryptography`` the signatures are reported NOT checked, never as ✓."""
+    server, finished = revealed
+    blocked = tmp_path / "cryptography"
+    blocked.mkdir()
+    (blocked / "__init__.py").write_text("raise ImportError('not installed for this test')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = run_verify_py("game", server.url, finished[0]["id"], env=env)
+    assert done.returncode == 3, done.stdout
+    assert "- receipt signature: NOT checked" in done.stdout
+    assert "- ledger signatures: NOT checked" in done.stdout
+    assert "✓ receipt signature" not in done.stdout
+    assert "NOT fully verified" in done.stdout.splitlines()[-1]
+
+
+def test_downloaded_files_verify_and_a_tampered_one_fails(revealed, tmp_path):
+    """``verify.py files``: 0 on the downloads; 1 once a die or a seed is changed, naming it."""
+    server, finished = revealed
+    game_id = finished[0]["id"]
+    ledger = download(server, "/ledger", tmp_path / "ledger.json")
+    game = download(server, f"/games/{game_id}", tmp_path / "game.json")
+    download(server, f"/games/{game_id}/proof", tmp_path / "proof.json")
+    arguments = ["files", "--ledger", str(tmp_path / "ledger.json"), "--receipt",
+                 str(tmp_path / "game.json"), "--transcript", str(tmp_path / "game.json"),
+                 "--proof", str(tmp_path / "proof.json")]
+    assert run_verify_py(*arguments).returncode == 0
+
+    roll = game["game"]["transcript"][0]
+    roll["dice"][2] = roll["dice"][2] % 6 + 1
+    (tmp_path / "game.json").write_text(json.dumps(game))
+    done = run_verify_py(*arguments)
+    assert done.returncode == 1
+    assert "✗ roll 0: stream dice 0–4 give" in done.stdout
+    assert "✗ transcript hash:" in done.stdout
+
+    roll["dice"][2] = (roll["dice"][2] - 2) % 6 + 1  # back to the original die
+    (tmp_path / "game.json").write_text(json.dumps(game))
+    reveal = next(e for e in ledger["entries"] if e.get("date") == PLAY_DATE)
+    reveal["seed"] = reveal["seed"][:-1] + ("0" if reveal["seed"][-1] != "0" else "1")
+    (tmp_path / "ledger.json").write_text(json.dumps(ledger))
+    done = run_verify_py(*arguments)
+    assert done.returncode == 1
+    assert f"✗ seed chains: entry {reveal['seq']}: seed {reveal['seed']}" in done.stdout
+
+
+def test_an_unrevealed_day_cannot_be_read(revealed):
+    """A date not revealed yet: the script says it cannot read the data (exit 2)."""
+    server, _ = revealed
+    done = run_verify_py("day", server.url, "2026-03-12", "yahtzee")
+    assert done.returncode == 2
+    assert "cannot read the published data" in done.stderr and "404" in done.stderr
+
+
+def test_yacht_daily_verify_command(revealed, tmp_path):
+    """``yacht-daily verify game|day|files`` run the core's audit with the same lines."""
+    server, finished = revealed
+    runner = CliRunner()
+    game_id = finished[1]["id"]
+    result = runner.invoke(main, ["verify", "game", server.url, game_id])
+    assert result.exit_code == 0, result.output
+    standalone = run_verify_py("game", server.url, game_id)
+    assert result.output.splitlines() == standalone.stdout.splitlines()
+
+    result = runner.invoke(main, ["verify", "day", server.url, PLAY_DATE, "yacht"])
+    assert result.exit_code == 0, result.output
+    assert "✓ leaderboard:" in result.output
+
+    game = download(server, f"/games/{game_id}", tmp_path / "game.json")
+    download(server, "/ledger", tmp_path / "ledger.json")
+    game["game"]["receipt"]["total"] += 1
+    (tmp_path / "game.json").write_text(json.dumps(game))
+    result = runner.invoke(main, ["verify", "files", "--ledger", str(tmp_path / "ledger.json"),
+                                  "--receipt", str(tmp_path / "game.json"),
+                                  "--transcript", str(tmp_path / "game.json")])
+    assert result.exit_code == 1
+    assert "✗ total: recomputed" in result.output and "✗ receipt signature" in result.output
+
+
+def test_the_verify_endpoint_says_what_the_script_says(revealed, standalone):
+    """``POST /api/v1/verify`` and verify.py on the same game give the very same checks."""
+    server, finished = revealed
+    game_id = finished[2]["id"]
+    status, answer = call(server.client(), "POST", "/verify", {"game": game_id})
+    assert status == 200, answer
+    assert answer["ok"] is True
+    with urllib.request.urlopen(f"{server.url}/api/v1/ledger", timeout=30) as response:
+        entries = json.loads(response.read())["entries"]
+    report = standalone.Report()
+    state = next(s for s in finished if s["id"] == game_id)
+    _, proof = call(server.client(), "GET", f"/games/{game_id}/proof")
+    standalone.check_game(report, entries, state["receipt"], state["transcript"], proof["proof"],
+                          standalone.ed25519_verifier())
+    assert [(c["name"], c["ok"], c["detail"]) for c in answer["checks"]] == report.checks
