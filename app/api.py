@@ -75,6 +75,8 @@ def text_field(body: dict, name: str) -> str:
 def action_number(body: dict) -> int:
     """The body's ``roll``: the number the client believes the next action has."""
     value = body.get("roll")
+    if type(value) is float and value.is_integer():
+        value = int(value)  # JSON has one number type: 3.0 is the integer 3
     if type(value) is not int or not 0 <= value <= MAX_ACTION_NUMBER:
         raise ApiError(400, "invalid-field",
                        "The field 'roll' must be the action number (an integer from 0).")
@@ -144,7 +146,7 @@ def rulesets():
 def challenges():
     """Each sheet's challenge on a date (default: the server's UTC date) and this player's game."""
     now = services().now()
-    date = format_date(request.args.get("date") or now.date().isoformat())
+    date = format_date(request.args.get("date", now.date().isoformat()))
     secrets = services().secrets
     day = secrets.epoch.day_index(date)
     window = services().games.window(date)
@@ -340,6 +342,8 @@ def verify():
             raise ApiError(400, "invalid-body",
                            "Post {\"game\": id} or {\"receipt\": {...}, \"transcript\": [...]}.")
         proof_given = body.get("proof")
+        if proof_given is not None and not isinstance(proof_given, dict):
+            raise ApiError(400, "invalid-field", "The field 'proof' must be an object.")
         if proof_given is None:
             proof_given = _stored_proof(receipt)
     checks = audit.check_game(entries, receipt, transcript, proof_given, verify_signature)

@@ -160,6 +160,7 @@ _ERROR_TEXTS = {
     409: "Conflict with the game's or the day's state; carries the game when there is one.",
     413: "Body larger than 16 KiB.",
     415: "POST body not sent as application/json.",
+    429: "Too many requests from this client or on this game; retry after Retry-After seconds.",
     503: "The store is unreachable; retry after Retry-After seconds.",
 }
 
@@ -169,7 +170,7 @@ def _paths() -> dict:
     date_param = _path_param("date", _DATE)
     ruleset_param = _path_param("ruleset", _RULESET)
     game_param = _path_param("game_id", _GAME_ID)
-    action = {"roll": {"type": "integer", "minimum": 0,
+    action = {"roll": {"type": "integer", "minimum": 0, "maximum": 1000,
                        "description": "The number of the action the client believes is next."}}
     return {
         "/rulesets": {"get": {
@@ -188,7 +189,9 @@ def _paths() -> dict:
             "summary": "Create or resume this player's game",
             "requestBody": _body({"type": "object", "required": ["ruleset", "date"], "properties": {
                 "ruleset": _RULESET, "date": _DATE,
-                "name": {"type": "string", "minLength": 1, "maxLength": 24}}}),
+                "name": {"type": "string", "minLength": 1, "maxLength": 24, "pattern": r"\S",
+                         "description": "Printable characters only; surrounding spaces are "
+                                        "removed."}}}),
             "responses": {"200": _json(_ref("GameAnswer"), "Resumed."),
                           "201": _json(_ref("GameAnswer"), "Created."),
                           **_errors(400, 404, 409, 413, 415)}}},
@@ -276,7 +279,7 @@ def _paths() -> dict:
                 {"type": "object", "required": ["game"], "properties": {"game": _GAME_ID}},
                 {"type": "object", "required": ["receipt", "transcript"], "properties": {
                     "receipt": {"type": "object"}, "transcript": {"type": "array"},
-                    "proof": _ref("Proof")}}]}),
+                    "proof": {"oneOf": [_ref("Proof"), {"type": "null"}]}}}]}),
             "responses": {"200": _json({"type": "object", "required": ["ok", "checks"],
                                         "properties": {"ok": {"type": "boolean"},
                                                        "checks": {"type": "array",
@@ -288,6 +291,16 @@ def _paths() -> dict:
     }
 
 
+def _with_common_errors(paths: dict) -> dict:
+    """Every route may answer 503 (store unreachable); every POST may be rate-limited (429)."""
+    for operations in paths.values():
+        for method, operation in operations.items():
+            operation["responses"].update(_errors(503))
+            if method == "post":
+                operation["responses"].update(_errors(429))
+    return paths
+
+
 def openapi_document() -> dict:
     """The whole OpenAPI 3.1 document."""
     return {
@@ -296,7 +309,7 @@ def openapi_document() -> dict:
                  "description": "The provably fair daily dice challenge. Contract: docs/api.md; "
                                 "published formats: FAIRNESS.md."},
         "servers": [{"url": "/api/v1"}],
-        "paths": _paths(),
+        "paths": _with_common_errors(_paths()),
         "components": {
             "schemas": _SCHEMAS,
             "responses": {

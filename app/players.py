@@ -37,11 +37,12 @@ def remember_name(name: str) -> None:
 
 
 def validate_name(value) -> str:
-    """A display name: 1–24 printable characters, surrounding spaces removed; else a 400."""
+    """A display name: at most 24 printable characters, not all spaces, surrounding spaces
+    removed; else a 400."""
     if not isinstance(value, str):
         raise ApiError(400, "invalid-name", "The name must be text.")
     name = value.strip()
-    if not 1 <= len(name) <= NAME_MAX_LENGTH or not name.isprintable():
+    if not name or len(value) > NAME_MAX_LENGTH or not value.isprintable():
         raise ApiError(400, "invalid-name",
                        f"The name must be 1 to {NAME_MAX_LENGTH} printable characters.")
     return name

@@ -145,6 +145,8 @@ def test_verify_endpoint(client, clock, day):
     status, verdict = call(client, "POST", "/verify", {**posted, "transcript": tampered})
     assert status == 200 and verdict["ok"] is False
     assert [c for c in verdict["checks"] if c["ok"] is False]
+    status, answer = call(client, "POST", "/verify", {**posted, "proof": [1, 2]})
+    assert (status, answer["error"]["code"]) == (400, "invalid-field")
     status, answer = call(client, "POST", "/verify", {"receipt": "nope"})
     assert (status, answer["error"]["code"]) == (400, "invalid-body")
     status, answer = call(client, "POST", "/verify", {"game": day["abandoned"]["id"]})
