@@ -2,7 +2,7 @@
 // The server holds the game; this page shows its state and sends actions with their number,
 // so a double click or a retried request never costs a roll.
 
-import { ApiError, getJson, postJson, request } from "./api.js";
+import { ApiError, postJson, request } from "./api.js";
 import { isIsoDate, localDate, longDate } from "./dates.js";
 import { language, plural, t } from "./i18n.js";
 import { setUpSharing } from "./share.js";
@@ -375,10 +375,6 @@ function requestedDate() {
 }
 
 async function openGame() {
-  const askedGame = new URLSearchParams(window.location.search).get("game");
-  if (askedGame) {
-    return (await getJson(`/games/${encodeURIComponent(askedGame)}`)).game;
-  }
   const name = playerName();
   const body = { ruleset, date: requestedDate(), ...(name ? { name } : {}) };
   return (await postJson("/games", body, { retries: RETRIES })).game;
