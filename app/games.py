@@ -1,9 +1,10 @@
 """Playing: create or resume a player's game, apply an action exactly once, read games.
 
 A game's truth is its stored transcript; each process keeps recently used games in a small
-cache, so an action usually costs one Redis round trip (the compare-and-set on the game's
-version) plus one more when it finishes the game (its leaderboard entry). A cache gone stale
-is caught by the compare-and-set, whose reply carries the fresh game.
+cache, so an action costs one Redis round trip (the compare-and-set on the game's version)
+plus one more when it finishes the game (its leaderboard entry). A process that has not seen
+the game yet reads it first; a copy another worker has outdated is caught by the
+compare-and-set, whose reply carries the fresh game.
 """
 
 import datetime as dt
