@@ -5,7 +5,9 @@ replica through Redis; if Redis is down, each process counts in memory until it 
 Behind a proxy the client address is the one the proxy reports (``PROXY_HOPS``).
 """
 
+import math
 import re
+import time
 
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -57,7 +59,9 @@ def init_app(app) -> None:
         "socket_timeout": STORAGE_TIMEOUT, "socket_connect_timeout": STORAGE_TIMEOUT})
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "yacht-daily")
     app.config.setdefault("RATELIMIT_STRATEGY", "fixed-window")
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    # No X-RateLimit-* headers on every answer: each costs a Redis read. A 429 gets its
+    # Retry-After below.
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     limiter = Limiter(get_remote_address, app=app)
@@ -72,3 +76,18 @@ def init_app(app) -> None:
     }
     for endpoint, kind in limited_endpoints(app).items():
         app.view_functions[endpoint] = decorators[kind](app.view_functions[endpoint])
+
+    @app.after_request
+    def tell_when_to_retry(response):
+        """A 429 says in how many seconds the exceeded window resets."""
+        if response.status_code == 429 and "Retry-After" not in response.headers:
+            response.headers["Retry-After"] = str(seconds_until_reset(limiter))
+        return response
+
+
+def seconds_until_reset(limiter: Limiter) -> int:
+    """Whole seconds until the window of the limit this request broke resets (at least 1)."""
+    broken = limiter.current_limit
+    if broken is None:
+        return 1
+    return max(1, math.ceil(broken.reset_at - time.time()))

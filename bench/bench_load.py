@@ -1,0 +1,334 @@
+"""Load benchmark of the deployed shape: concurrent players play whole games against gunicorn
+started with deploy/gunicorn.conf.py, on 1, 2 and 4 workers over one redis-server (unix
+socket, AOF with fsync always, as ``yacht-daily serve`` runs it) and on a 3-master Redis
+Cluster, each beside a bare Flask JSON endpoint under the same gunicorn settings.
+
+Prints a Markdown table: games/s, actions/s, p50/p99/p99.9 latency per action (create, roll,
+score) and the error count. Every player is a new anonymous player (its own cookie); rate
+limits are off because every player comes from 127.0.0.1.
+
+    .venv/bin/python bench/bench_load.py --players 16 --games 150 --workers 1,2,4 --cluster
+
+Loopback only and bounded: at most 64 players, 2000 games per row, 10 s per request.
+"""
+
+import argparse
+import datetime as dt
+import http.client
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from redis_cluster import LocalRedisCluster  # noqa: E402
+
+from app import keys  # noqa: E402
+from app.days import earliest_today  # noqa: E402
+from app.embedded import EmbeddedRedis  # noqa: E402
+
+GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
+MAX_PLAYERS = 64
+MAX_GAMES = 2000
+REQUEST_TIMEOUT = 10.0
+START_TIMEOUT = 30.0
+RULESETS = ("yacht", "yacht-bonus", "yahtzee")
+KINDS = ("create", "roll", "score")
+BARE_KIND = "bare"
+
+
+def bare_app():
+    """A Flask app with one JSON endpoint: parse a small body, answer a small object."""
+    from flask import Flask, jsonify, request
+
+    bare = Flask("bare")
+
+    @bare.post("/api/v1/bare")
+    def echo():
+        """What every Flask JSON route pays, without Redis or a game."""
+        body = request.get_json()
+        return jsonify({"ok": True, "roll": body.get("roll")})
+
+    return bare
+
+
+# ---------------------------------------------------------------- servers
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Gunicorn:
+    """gunicorn -c deploy/gunicorn.conf.py [APP] on a loopback port, stopped with SIGTERM."""
+
+    def __init__(self, workdir: Path, workers: int, worker_class: str, threads: int,
+                 env: dict, app_uri: str | None = None):
+        """Start it and wait until /healthz (the service) or the bare endpoint answers."""
+        self.port = free_port()
+        log = workdir / f"gunicorn-{self.port}.log"
+        command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
+        if app_uri:
+            command += ["--pythonpath", str(Path(__file__).resolve().parent), app_uri]
+        environment = {**os.environ, **env, "YACHT_DAILY_BIND": f"127.0.0.1:{self.port}",
+                       "WEB_CONCURRENCY": str(workers), "YACHT_DAILY_WORKER_CLASS": worker_class,
+                       "YACHT_DAILY_THREADS": str(threads), "YACHT_DAILY_RATE_LIMITS": "off"}
+        environment.pop("PROMETHEUS_MULTIPROC_DIR", None)
+        with log.open("wb") as out:
+            self.process = subprocess.Popen(command, env=environment, stdout=out,
+                                            stderr=subprocess.STDOUT, cwd=workdir)
+        probe = ("POST", "/api/v1/bare", {"roll": 0}) if app_uri else ("GET", "/readyz", None)
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited:\n{log.read_text()}")
+            try:
+                if send(self.port, *probe)[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"gunicorn did not start:\n{log.read_text()}")
+
+    def stop(self) -> None:
+        """SIGTERM, then wait."""
+        self.process.terminate()
+        self.process.wait(30)
+
+
+def send(port: int, method: str, path: str, body=None, cookie: str | None = None):
+    """One request on a new connection; (status, JSON body, Set-Cookie)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if cookie:
+        headers["Cookie"] = cookie
+    try:
+        connection.request(method, path, json.dumps(body) if body is not None else None, headers)
+        response = connection.getresponse()
+        raw = response.read()
+        answer = json.loads(raw) if response.getheader("Content-Type", "").startswith(
+            "application/json") else raw
+        return response.status, answer, response.getheader("Set-Cookie")
+    finally:
+        connection.close()
+
+
+# ---------------------------------------------------------------- players
+
+
+@dataclass
+class Measures:
+    """Latencies (seconds) by kind of request, games finished and errors, from every thread."""
+
+    latencies: dict = field(default_factory=lambda: defaultdict(list))
+    games: int = 0
+    errors: Counter = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def timed(self, kind: str, port: int, method: str, path: str, body=None, cookie=None):
+        """Send a request and record its latency under ``kind``; errors count by status."""
+        started = time.perf_counter()
+        try:
+            status, answer, set_cookie = send(port, method, path, body, cookie)
+        except OSError as error:
+            with self.lock:
+                self.errors[type(error).__name__] += 1
+            return 0, None, None
+        elapsed = time.perf_counter() - started
+        with self.lock:
+            self.latencies[kind].append(elapsed)
+            if status not in (200, 201):
+                self.errors[status] += 1
+        return status, answer, set_cookie
+
+
+def play_game(port: int, date: str, ruleset: str, rng: random.Random, measures: Measures):
+    """A new player plays one whole game: one to three rolls a turn, then the best box."""
+    status, answer, set_cookie = measures.timed(
+        "create", port, "POST", "/api/v1/games", {"ruleset": ruleset, "date": date})
+    if status not in (200, 201):
+        return
+    cookie = set_cookie.split(";", 1)[0]
+    state = answer["game"]
+    while state["status"] == "playing":
+        if state["dice"] is not None and (state["rolls_left"] == 0 or rng.random() < 0.4):
+            box = max(state["allowed"], key=lambda b: (state["previews"][b], rng.random()))
+            kind, body = "score", {"category": box}
+        else:
+            hold = [False] * 5
+            if state["dice"] is not None:
+                face = Counter(state["dice"]).most_common(1)[0][0]
+                hold = [die == face for die in state["dice"]]
+            kind, body = "roll", {"hold": hold}
+        status, answer, _ = measures.timed(
+            kind, port, "POST", f"/api/v1/games/{state['id']}/{kind}",
+            {**body, "roll": state["next_action"]}, cookie)
+        if status != 200:
+            return
+        state = answer["game"]
+    with measures.lock:
+        measures.games += 1
+
+
+def run_players(players: int, jobs: list, work) -> float:
+    """Run ``work(job)`` for every job on ``players`` threads; the wall time in seconds."""
+    pending = list(reversed(jobs))
+    lock = threading.Lock()
+
+    def player():
+        """Take jobs until none is left."""
+        while True:
+            with lock:
+                if not pending:
+                    return
+                job = pending.pop()
+            work(job)
+
+    threads = [threading.Thread(target=player) for _ in range(players)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - started
+
+
+# ---------------------------------------------------------------- one row
+
+
+@dataclass
+class Row:
+    """One measured configuration."""
+
+    target: str
+    workers: int
+    wall: float
+    measures: Measures
+
+    @property
+    def requests(self) -> int:
+        """Requests answered."""
+        return sum(len(values) for values in self.measures.latencies.values())
+
+
+def bench_service(args, workdir: Path, data_dir: Path, redis_url: str, label: str,
+                  workers: int) -> Row:
+    """Play ``--games`` whole games with ``--players`` players against one gunicorn."""
+    env = {"REDIS_URL": redis_url, "YACHT_DAILY_DATA_DIR": str(data_dir)}
+    server = Gunicorn(workdir, workers, args.worker_class, args.threads, env)
+    try:
+        date = dt.datetime.now(dt.UTC).date().isoformat()
+        warm = Measures()
+        run_players(workers * 2, list(range(workers * 2)), lambda n: play_game(
+            server.port, date, RULESETS[n % 3], random.Random(-n - 1), warm))
+        measures = Measures()
+        jobs = [(RULESETS[n % 3], n) for n in range(args.games)]
+        wall = run_players(args.players, jobs, lambda job: play_game(
+            server.port, date, job[0], random.Random(job[1]), measures))
+    finally:
+        server.stop()
+    return Row(label, workers, wall, measures)
+
+
+def bench_bare(args, workdir: Path, workers: int, requests: int) -> Row:
+    """As many JSON POSTs to the bare endpoint, with as many players and the same settings."""
+    server = Gunicorn(workdir, workers, args.worker_class, args.threads, {},
+                      app_uri="bench_load:bare_app()")
+    measures = Measures()
+    try:
+        wall = run_players(args.players, list(range(requests)), lambda n: measures.timed(
+            BARE_KIND, server.port, "POST", "/api/v1/bare", {"roll": n, "hold": [False] * 5}))
+    finally:
+        server.stop()
+    return Row("bare Flask JSON POST", workers, wall, measures)
+
+
+# ---------------------------------------------------------------- report
+
+
+def quantile_ms(values: list[float], fraction: float) -> str:
+    """The ``fraction`` quantile in milliseconds (nearest rank), or a dash."""
+    if not values:
+        return "-"
+    ordered = sorted(values)
+    return f"{1000 * ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]:.1f}"
+
+
+def latency_cell(values: list[float]) -> str:
+    """``p50 / p99 / p99.9`` in milliseconds."""
+    return " / ".join(quantile_ms(values, q) for q in (0.5, 0.99, 0.999))
+
+
+def print_table(args, rows: list[Row]) -> None:
+    """The rows as one Markdown table."""
+    print(f"{args.players} players, {args.games} games per row, worker class "
+          f"{args.worker_class} x {args.threads} thread(s), {os.cpu_count()} CPUs shared by "
+          f"players, gunicorn and Redis; latencies in ms as p50 / p99 / p99.9")
+    print()
+    print("| target | workers | games/s | actions/s | req/s | create | roll | score | errors |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for row in rows:
+        latencies = row.measures.latencies
+        actions = len(latencies["roll"]) + len(latencies["score"])
+        is_bare = BARE_KIND in latencies
+        games = "-" if is_bare else f"{row.measures.games / row.wall:.1f}"
+        action_rate = "-" if is_bare else f"{actions / row.wall:.0f}"
+        cells = ([latency_cell(latencies[BARE_KIND]), "-", "-"] if is_bare
+                 else [latency_cell(latencies[kind]) for kind in KINDS])
+        errors = sum(row.measures.errors.values())
+        print(f"| {row.target} | {row.workers} | {games} | {action_rate} | "
+              f"{row.requests / row.wall:.0f} | {' | '.join(cells)} | {errors} |")
+
+
+def main() -> None:
+    """Parse the options and run every row."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=16)
+    parser.add_argument("--games", type=int, default=150)
+    parser.add_argument("--workers", default="1,2,4", help="worker counts, comma-separated")
+    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--cluster", action="store_true",
+                        help="add a row on a 3-master Redis Cluster (largest worker count)")
+    args = parser.parse_args()
+    worker_counts = [int(count) for count in args.workers.split(",")]
+    if not 1 <= args.players <= MAX_PLAYERS or not 1 <= args.games <= MAX_GAMES:
+        parser.error(f"--players 1..{MAX_PLAYERS}, --games 1..{MAX_GAMES}")
+
+    workdir = Path(tempfile.mkdtemp(prefix="yd-load-", dir="/tmp"))
+    rows = []
+    try:
+        data_dir = workdir / "var"
+        keys.initialise(data_dir, earliest_today(dt.datetime.now(dt.UTC)), 30)
+        with EmbeddedRedis(workdir / "redis") as redis_server:
+            for workers in worker_counts:
+                service = bench_service(args, workdir, data_dir, redis_server.url,
+                                        "redis-server, AOF fsync always", workers)
+                rows += [service, bench_bare(args, workdir, workers, service.requests)]
+        if args.cluster:
+            workers = max(worker_counts)
+            with LocalRedisCluster(workdir / "cluster") as cluster:
+                rows.append(bench_service(args, workdir, data_dir, cluster.url,
+                                          "Redis Cluster, 3 masters", workers))
+        print_table(args, rows)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
