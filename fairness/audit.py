@@ -32,7 +32,7 @@ from .ledger import (
     unsigned,
 )
 from .scoring import is_five_of_a_kind
-from .sheets import RULESETS, get_ruleset
+from .sheets import RULESETS, UPPER, UPPER_BONUS_THRESHOLD, get_ruleset
 
 
 @dataclass(frozen=True)
@@ -630,11 +630,11 @@ class SharedStream:
         self.date = stream.date
         self.ruleset = stream.ruleset
         count = ROLLS_PER_TURN * len(get_ruleset(stream.ruleset).categories)
-        self._rolls = [stream.roll(number) for number in range(count)]
+        self.rolls = [stream.roll(number) for number in range(count)]
 
     def roll(self, number: int) -> tuple:
         """The five dice drawn by roll ``number``."""
-        return self._rolls[number]
+        return self.rolls[number]
 
 
 def replay_checks(transcript, stream: "DiceStream | SharedStream", explain: bool = False,
@@ -672,6 +672,7 @@ class CachedRules:
         """Bind the cache to a sheet."""
         self.ruleset = get_ruleset(ruleset_id)
         self._points: dict = {}
+        self._upper = frozenset(c.id for c in self.ruleset.categories if c.section == UPPER)
 
     def points(self, category: str, dice: tuple, boxes: Mapping) -> int:
         """``rules.score``: cached unless the Joker rule makes the sheet matter."""
@@ -698,6 +699,12 @@ class CachedRules:
     def joker(self, dice: tuple, boxes: Mapping) -> bool:
         """True when the forced Joker rule applies to these dice on this sheet."""
         return rules.joker_applies(self.ruleset, dice, boxes)
+
+    def totals(self, boxes: Mapping, extra_bonus_points: int) -> rules.Totals:
+        """``rules.totals`` for a sheet whose boxes are known valid, without re-validating."""
+        upper = sum(points for box, points in boxes.items() if box in self._upper)
+        bonus = self.ruleset.upper_bonus if upper >= UPPER_BONUS_THRESHOLD else 0
+        return rules.Totals(upper, bonus, sum(boxes.values()) - upper, extra_bonus_points)
 
 
 class _ReplayState:
@@ -846,47 +853,64 @@ class FastReplay:
             return None
 
     def _replay(self, transcript: list, text: str) -> "FastReplayed | None":
-        """Replay, rebuilding the expected canonical text entry by entry."""
+        """Replay, rebuilding the expected canonical text entry by entry.
+
+        Only five of a kind can bring the Joker rule or an extra bonus into play, so other
+        dice go straight to the cached points of their box.
+        """
         parts = []
         boxes: dict[str, int] = {}
         extra, dice, in_turn, taken = 0, None, 0, 0
-        size = len(self.box_ids)
+        size, rolls, texts, scorer = (len(self.box_ids), self.stream.rolls, self._entries,
+                                      self.scorer)
         for entry in transcript:
             if entry["action"] == "roll":
-                hold = tuple(entry["hold"])
-                if len(boxes) == size or in_turn >= ROLLS_PER_TURN or (dice is None and any(hold)):
+                h0, h1, h2, h3, h4 = entry["hold"]
+                if len(boxes) == size or in_turn >= ROLLS_PER_TURN or (
+                        dice is None and (h0 or h1 or h2 or h3 or h4)):
                     return None
-                drawn = self.stream.roll(taken)
-                dice = tuple(dice[p] if hold[p] else drawn[p] for p in range(5))
-                parts.append(self._text(("roll", hold, dice)))
+                drawn = rolls[taken]
+                if dice is not None:
+                    drawn = (dice[0] if h0 else drawn[0], dice[1] if h1 else drawn[1],
+                             dice[2] if h2 else drawn[2], dice[3] if h3 else drawn[3],
+                             dice[4] if h4 else drawn[4])
+                dice = drawn
+                key = (h0, h1, h2, h3, h4, dice)
+                parts.append(texts.get(key) or self._text(key))
                 in_turn, taken = in_turn + 1, taken + 1
             else:
                 category = entry["category"]
                 if (dice is None or len(boxes) == size or category not in self.box_ids
-                        or category in boxes
-                        or self.scorer.allowed(category, dice, boxes) is not None):
+                        or category in boxes):
                     return None
-                points = self.scorer.points(category, dice, boxes)
-                bonus = self.scorer.bonus(dice, boxes)
-                parts.append(self._text(("score", category, points, bonus)))
+                if dice[0] == dice[1] == dice[2] == dice[3] == dice[4]:
+                    if scorer.allowed(category, dice, boxes) is not None:
+                        return None
+                    bonus = scorer.bonus(dice, boxes)
+                else:
+                    bonus = 0
+                points = scorer.points(category, dice, boxes)
+                key = (category, points, bonus)
+                parts.append(texts.get(key) or self._text(key))
                 boxes[category] = points
                 extra, dice, in_turn = extra + bonus, None, 0
         if "[" + ",".join(parts) + "]" != text:
             return None
-        return FastReplayed(boxes, extra, self.ruleset.id, text.encode("utf-8"))
+        return FastReplayed(boxes, extra, scorer.totals(boxes, extra), text.encode("utf-8"))
 
     def _text(self, key: tuple) -> str:
-        """The canonical JSON of the entry ``key`` describes (cached: entries recur all day)."""
-        found = self._entries.get(key)
-        if found is None:
-            if key[0] == "roll":
-                entry = {"action": "roll", "hold": [bool(h) for h in key[1]],
-                         "dice": list(key[2])}
-            else:
-                entry = {"action": "score", "category": key[1], "points": key[2],
-                         "bonus": key[3]}
-            found = self._entries[key] = canonical_json(entry).decode("utf-8")
-        return found
+        """The canonical JSON of the entry ``key`` describes, kept: entries recur all day.
+
+        A roll's key is its five holds (as recorded: a 1 for a true is caught by the text
+        comparison, whose expected text always says true) and its dice; a score's is its box,
+        points and bonus.
+        """
+        if len(key) == 6:
+            entry = {"action": "roll", "hold": [bool(h) for h in key[:5]], "dice": list(key[5])}
+        else:
+            entry = {"action": "score", "category": key[0], "points": key[1], "bonus": key[2]}
+        text = self._entries[key] = canonical_json(entry).decode("utf-8")
+        return text
 
 
 @dataclass
@@ -895,13 +919,8 @@ class FastReplayed:
 
     boxes: dict
     extra_bonus: int
-    ruleset: str
+    totals: rules.Totals
     encoded: bytes
-
-    @property
-    def totals(self) -> rules.Totals:
-        """The recomputed breakdown."""
-        return rules.totals(self.ruleset, self.boxes, self.extra_bonus)
 
 
 def _compact(value) -> str:

@@ -62,13 +62,13 @@ def make_case(seed: int, ruleset: str):
     return stream, transcript, forge(rng, transcript, ruleset, stream)
 
 
-def core_accepts(transcript, stream) -> bool:
-    """The reference: does ``fairness.game.replay`` accept it (a partial game is fine)?"""
+def core_replay(transcript, stream):
+    """The reference: the Game ``fairness.game.replay`` rebuilds (a partial game is fine), or
+    None when it rejects the transcript."""
     try:
-        replay(transcript, DiceStream(stream.seed_hex, stream.date, stream.ruleset))
+        return replay(transcript, DiceStream(stream.seed_hex, stream.date, stream.ruleset))
     except Exception:  # ReplayMismatch, or TypeError for a float: rejected either way
-        return False
-    return True
+        return None
 
 
 def failing_names(checks) -> list:
@@ -91,6 +91,7 @@ def all_replays(transcript, stream, standalone) -> dict:
         "verify.py fast accepts": standalone_fast is not None,
         "boxes": (dict(detailed.boxes), fast.boxes if fast else None,
                   standalone_fast[0].boxes if standalone_fast else None),
+        "totals": (detailed.totals, fast.totals if fast else None),
     }
 
 
@@ -100,7 +101,8 @@ def test_every_replay_agrees_with_the_core(standalone, seed, ruleset):
     """Forged or not, the five replays say what fairness.game.replay says."""
     stream, transcript, (what, forged) = make_case(seed, ruleset)
     for candidate, legal in ((transcript, True), (forged, None)):
-        accepted = core_accepts(candidate, stream)
+        reference = core_replay(candidate, stream)
+        accepted = reference is not None
         if legal:
             assert accepted
         verdicts = all_replays(candidate, stream, standalone)
@@ -110,7 +112,8 @@ def test_every_replay_agrees_with_the_core(standalone, seed, ruleset):
         assert verdicts["verify.py fast accepts"] is verdicts["audit fast accepts"], what
         if accepted:
             detailed, fast, standalone_fast = verdicts["boxes"]
-            assert detailed == fast == standalone_fast
+            assert dict(reference.boxes) == detailed == fast == standalone_fast
+            assert reference.totals() == verdicts["totals"][0] == verdicts["totals"][1]
 
 
 def test_fairness_js_replays_agree(standalone, node):
