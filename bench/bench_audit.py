@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import importlib.util
 import json
+import resource
 import sys
 import time
 from pathlib import Path
@@ -160,7 +161,8 @@ def main() -> int:
     if failed:
         print("\nThe audits did not all hold:", *failed, sep="\n  ")
         return 1
-    print(f"\nBoth audits: all {len(core.checks)} checks hold.")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\nBoth audits: all {len(core.checks)} checks hold. Peak memory {peak:.0f} MB.")
     return 0
 
 

@@ -139,15 +139,19 @@ def totals(sheet, boxes, extra):
 
 def canonical(value):
     """Canonical JSON: sorted keys, no spaces, UTF-8, no floats."""
-    def no_floats(item):
-        if isinstance(item, float):
-            raise ValueError("canonical JSON holds no floats")
-        for child in item.values() if isinstance(item, dict) else \
-                item if isinstance(item, (list, tuple)) else ():
-            no_floats(child)
-    no_floats(value)
+    reject_floats(value)
     return json.dumps(value, sort_keys=True, separators=(",", ":"),
                       ensure_ascii=False).encode("utf-8")
+
+
+def reject_floats(value):
+    """Raise ValueError if a float hides anywhere in ``value``: it has no canonical form."""
+    if isinstance(value, float):
+        raise ValueError("canonical JSON holds no floats")
+    children = value.values() if isinstance(value, dict) else \
+        value if isinstance(value, (list, tuple)) else ()
+    for child in children:
+        reject_floats(child)
 
 
 def sha256(data):
@@ -223,6 +227,7 @@ def ed25519_verifier():
     keys = {}
 
     def verify(key_hex, message, sig_hex):
+        """True when ``sig_hex`` is a valid signature of ``message`` by ``key_hex``."""
         try:
             if key_hex not in keys:
                 keys[key_hex] = Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex))

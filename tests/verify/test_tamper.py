@@ -39,6 +39,7 @@ def missing(must_fail, failed: dict) -> list:
     """The expectations no failing check meets: each is a (name, fragment) the detail of a
     failing check of that name contains, or a list of such alternatives."""
     def met(name, fragment):
+        """A failing check of this name has ``fragment`` in its detail."""
         return any(fragment in detail for detail in failed.get(name, []))
     return [expected for expected in must_fail
             if not (any(met(*option) for option in expected) if isinstance(expected, list)
