@@ -41,6 +41,7 @@ export function isHex(value, digits) {
   return typeof value === "string" && value.length === digits && /^[0-9a-f]*$/.test(value);
 }
 
+/** The byte arrays joined into one. */
 function concat(...parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -73,6 +74,7 @@ export async function hmacSha256(key, message) {
 
 // ------------------------------------------------------------------ canonical JSON
 
+/** Order two strings by Unicode code point (not UTF-16 unit), as canonical JSON sorts keys. */
 function compareCodePoints(a, b) {
   const left = Array.from(a, (c) => c.codePointAt(0));
   const right = Array.from(b, (c) => c.codePointAt(0));
@@ -184,6 +186,7 @@ const YAHTZEE_LOWER = [
   "yahtzee", "chance",
 ];
 
+/** A sheet: its boxes in order and its sheet-level rules. */
 function sheet(lower, upperBonus = 0, kindBox = null, extra = 0, joker = false) {
   return { boxes: [...UPPER, ...lower], lower, upperBonus, kindBox, extra, joker };
 }
@@ -200,6 +203,7 @@ export const SHEETS = {
 };
 export const JOKER_POINTS = { "full-house": 25, "small-straight": 30, "large-straight": 40 };
 
+/** How many dice show each face. */
 function counts(dice) {
   const byFace = new Map();
   for (const d of dice) byFace.set(d, (byFace.get(d) || 0) + 1);
@@ -271,7 +275,9 @@ export function allowedBoxes(ruleset, dice, boxes) {
 
 /** The points of `dice` in `box` given the filled `boxes` (Joker included). */
 export function score(ruleset, box, dice, boxes = {}) {
-  if (Object.hasOwn(JOKER_POINTS, box) && jokerApplies(ruleset, dice, boxes)) return JOKER_POINTS[box];
+  if (Object.hasOwn(JOKER_POINTS, box) && jokerApplies(ruleset, dice, boxes)) {
+    return JOKER_POINTS[box];
+  }
   return boxPoints(ruleset, box, dice);
 }
 
@@ -377,6 +383,7 @@ export async function verifyEd25519(publicKeyHex, message, sigHex) {
   }
 }
 
+/** True when `obj.sig` is a valid Ed25519 signature of its unsigned bytes by `key`. */
 async function signatureOk(key, obj) {
   const message = safeCanonicalBytes(unsigned(obj));
   if (message === null || !isHex(obj.sig, 128) || !isHex(key, 64)) return false;
@@ -394,6 +401,7 @@ const FIELDS = {
     player: "str", transcript_sha256: 64, total: "int", sig: 128 },
 };
 
+/** True for a JSON object (not null, not an array). */
 function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -405,6 +413,7 @@ export function isDate(value) {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
+/** The YYYY-MM-DD date `days` after `date`. */
 function addDays(date, days) {
   const d = new Date(date + "T00:00:00Z");
   d.setUTCDate(d.getUTCDate() + days);
@@ -463,6 +472,7 @@ export function short(text) {
   return s.length > 12 ? s.slice(0, 12) + "…" : s;
 }
 
+/** 'a = b' (shortened) when equal, 'a ≠ b' in full when not. */
 function compared(left, right) {
   return left === right ? `${short(left)} = ${short(right)}` : `${left} ≠ ${right}`;
 }
@@ -473,12 +483,14 @@ export function show(values) {
     + "]";
 }
 
+/** One check over many items: holds with `success`, or lists the first failures. */
 function aggregate(name, failures, success) {
   if (!failures.length) return { name, ok: true, detail: success };
   const more = failures.length > MAX_LISTED ? `; and ${failures.length - MAX_LISTED} more` : "";
   return { name, ok: false, detail: failures.slice(0, MAX_LISTED).join("; ") + more };
 }
 
+/** An object's keys in code point order. */
 function sortedKeys(obj) {
   return Object.keys(obj).sort(compareCodePoints);
 }
@@ -524,7 +536,9 @@ export async function checkLedger(entries) {
   const seqFailures = [];
   entries.forEach((entry, i) => {
     const seq = isObject(entry) ? entry.seq : undefined;
-    if (seq !== i) seqFailures.push(`entry ${i}: seq ${JSON.stringify(seq ?? null)} ≠ position ${i}`);
+    if (seq !== i) {
+      seqFailures.push(`entry ${i}: seq ${JSON.stringify(seq ?? null)} ≠ position ${i}`);
+    }
   });
   checks.push(aggregate("ledger sequence", seqFailures, `seq 0..${n - 1} in order, no gap`));
 
@@ -534,8 +548,11 @@ export async function checkLedger(entries) {
     const entry = entries[i];
     const prev = isObject(entry) ? entry.prev : undefined;
     const source = i === 0 ? "the genesis" : `SHA-256 of entry ${i - 1}`;
-    if (expected === null) linkFailures.push(`entry ${i}: entry ${i - 1} has no canonical JSON`);
-    else if (prev !== expected) linkFailures.push(`entry ${i}: prev ${prev} ≠ ${source} ${expected}`);
+    if (expected === null) {
+      linkFailures.push(`entry ${i}: entry ${i - 1} has no canonical JSON`);
+    } else if (prev !== expected) {
+      linkFailures.push(`entry ${i}: prev ${prev} ≠ ${source} ${expected}`);
+    }
     const encoded = safeCanonicalBytes(entry);
     expected = encoded === null ? null : await sha256Hex(encoded);
   }
@@ -564,6 +581,7 @@ export async function checkLedger(entries) {
   return checks;
 }
 
+/** Each reveal's date, and its seed's chain down to the anchor and to the previous day. */
 async function checkReveals(view) {
   const failures = [];
   const byDay = new Map();
@@ -623,6 +641,7 @@ async function checkReveals(view) {
   return checks;
 }
 
+/** Why a reveal's day, date or sheets do not fit its epoch (null: they do). */
 function dateProblem(entry, epoch) {
   if (!(entry.day >= 1 && entry.day <= epoch.length)) {
     return `day ${entry.day} is not 1..${epoch.length} of epoch ${epoch.epoch}`;
@@ -667,11 +686,13 @@ async function chainProblem(entry, epoch, proven) {
 
 // ------------------------------------------------------------------ replay
 
+/** True when `obj` has exactly these keys (given sorted). */
 function sameKeys(obj, keys) {
   const own = Object.keys(obj).sort();
   return own.length === keys.length && own.every((k, i) => k === keys[i]);
 }
 
+/** Why this roll entry is not a legal roll now (null: it is). */
 function rollProblem(state, entry) {
   const hold = entry.hold;
   if (!sameKeys(entry, ["action", "dice", "hold"])) {
@@ -688,6 +709,7 @@ function rollProblem(state, entry) {
   return null;
 }
 
+/** Why this score entry is not a legal box choice now (null: it is). */
 function scoreProblem(state, entry) {
   const box = entry.category;
   if (!sameKeys(entry, ["action", "bonus", "category", "points"])) {
@@ -721,7 +743,8 @@ export function replay(transcript, ruleset, rolls, { explain = true } = {}) {
   const checks = [];
   const note = (name, ok, detail) => { if (explain || !ok) checks.push({ name, ok, detail }); };
   if (!Array.isArray(transcript)) {
-    checks.push({ name: "transcript", ok: false, detail: "the transcript is not a list of actions" });
+    checks.push({ name: "transcript", ok: false,
+      detail: "the transcript is not a list of actions" });
     return { checks, boxes: state.boxes, extra: 0 };
   }
   transcript.forEach((entry, i) => {
@@ -778,6 +801,7 @@ export function replay(transcript, ruleset, rolls, { explain = true } = {}) {
 
 // ------------------------------------------------------------------ one game
 
+/** What is wrong with a receipt's format (empty: nothing). */
 function receiptProblems(receipt) {
   const problems = formatProblems(receipt, RECEIPT_TYPE);
   if (!problems.length && receipt.type !== RECEIPT_TYPE) {
@@ -865,6 +889,7 @@ export async function verifyGame({ ledger, receipt, transcript, proof = null }) 
   return checks;
 }
 
+/** The proof's tree size is the reveal's count, and it leads the receipt's leaf to the root. */
 async function proofChecks(receipt, reveal, proof) {
   if (proof === null || proof === undefined) {
     return [{ name: "inclusion proof", ok: null, detail: "NOT checked: no inclusion proof given" }];
