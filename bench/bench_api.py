@@ -40,6 +40,7 @@ MAX_CLIENTS = 64
 REQUEST_TIMEOUT = 10.0
 START_TIMEOUT = 30.0
 MONITOR_GAMES = 6
+FLOOR_WRITES = 300
 RULESETS = ("yacht", "yacht-bonus", "yahtzee")
 
 
@@ -273,10 +274,23 @@ def bench_service(args, workdir: Path) -> dict:
         delta = command_calls(store) - before
         delta.pop("info", None)
         monitor, monitored_actions = monitored_commands(socket_path, port, date)
+        write_floor = fsynced_write_latencies(store)
     finally:
         server.stop()
     return {"wall": wall, "timings": timings, "commands": delta, "monitor": monitor,
-            "monitored_actions": monitored_actions}
+            "monitored_actions": monitored_actions, "write_floor": write_floor}
+
+
+def fsynced_write_latencies(store) -> list[float]:
+    """One client's bare RPUSH round trips on the same Redis (AOF, fsync always): the floor
+    under every action, which appends to its game's transcript."""
+    latencies = []
+    for _ in range(FLOOR_WRITES):
+        started = time.perf_counter()
+        store.rpush("bench:floor", "x" * 80)
+        latencies.append(time.perf_counter() - started)
+    store.delete("bench:floor")
+    return latencies
 
 
 def bench_bare(args, workdir: Path, requests: int) -> dict:
@@ -318,6 +332,9 @@ def report(args, service: dict, bare: dict) -> None:
     print(f"Redis commands per action (INFO commandstats, Lua's inner calls included): "
           f"{sum(commands.values()) / actions:.2f} — "
           + ", ".join(f"{name} {calls / actions:.2f}" for name, calls in commands.most_common()))
+    floor = service["write_floor"]
+    print(f"Floor: one bare Redis write (RPUSH, fsync always) from one client: p50 "
+          f"{percentile(floor, 0.5):.2f} ms, p99 {percentile(floor, 0.99):.2f} ms")
     monitor, monitored = service["monitor"], service["monitored_actions"]
     sent = Counter({name: n for (origin, name), n in monitor.items() if origin == "client"})
     print(f"Commands the service sends per action (MONITOR, {MONITOR_GAMES} games, {monitored} "
