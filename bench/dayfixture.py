@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from fairness import ledger, merkle, rules
+from fairness import ledger, rules
 from fairness.audit import CachedRules, SharedStream
 from fairness.chain import new_epoch, seed_for_day
 from fairness.dice import DiceStream
@@ -48,36 +48,61 @@ class DayFixture:
 
 
 def make_day(counts: Mapping[str, int], *, day: int = 3, unfinished: int = 0,
-             rng_seed: int = 1) -> DayFixture:
-    """Play ``counts[ruleset]`` finished games (+ ``unfinished`` abandoned ones per sheet)."""
+             rng_seed: int = 1, earlier_epoch_days: int = 0) -> DayFixture:
+    """Play ``counts[ruleset]`` finished games (+ ``unfinished`` abandoned ones per sheet) on
+    day ``day`` of the ledger's last epoch. With ``earlier_epoch_days``, an epoch of that
+    many days, with its own key and all its days revealed, comes before it."""
     rng = random.Random(rng_seed)
-    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
-    public_key = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
-    secret = rng.randbytes(32)
-    epoch = new_epoch(secret, START, 30)
-    entries = [_signed(key, ledger.epoch_entry(
-        seq=0, prev=ledger.GENESIS_PREV, number=1, epoch=epoch, public_key=public_key,
-        rulesets=DAILY_RULESETS, published_at="2026-11-26T09:00:00Z"))]
+    entries: list = []
+    start = dt.date.fromisoformat(START)
+    if earlier_epoch_days:
+        _publish_epoch(rng, entries, 1, start, earlier_epoch_days, earlier_epoch_days)
+        start += dt.timedelta(days=earlier_epoch_days)
+    number = 2 if earlier_epoch_days else 1
+    key, secret, epoch = _publish_epoch(rng, entries, number, start, 30, 0)
     date = epoch.date_of(day)
     seed = seed_for_day(secret, epoch, day)
-    games = {ruleset: _play_games(rng, key, seed, date, ruleset, counts.get(ruleset, 0),
-                                  unfinished)
+    games = {ruleset: _play_games(rng, key, number, seed, date, ruleset,
+                                  counts.get(ruleset, 0), unfinished)
              for ruleset in DAILY_RULESETS}
     for index in range(1, day + 1):
         receipts = {r: [g["receipt"] for g in games[r] if g["receipt"]] if index == day else []
                     for r in DAILY_RULESETS}
-        entries.append(_signed(key, ledger.reveal_entry(
-            seq=index, prev=ledger.entry_hash(entries[-1]), epoch=1, date=epoch.date_of(index),
-            day=index, seed=seed_for_day(secret, epoch, index),
-            games={r: len(receipts[r]) for r in DAILY_RULESETS},
-            roots={r: ledger.day_root(receipts[r]) for r in DAILY_RULESETS},
-            revealed_at=_reveal_time(epoch.date_of(index)))))
+        _reveal(entries, key, number, secret, epoch, index, receipts)
     return DayFixture(entries, date, games, key)
 
 
-def empty_root() -> str:
-    """The root of a day without finished games."""
-    return merkle.root([]).hex()
+def _publish_epoch(rng: random.Random, entries: list, number: int, start: dt.date, length: int,
+                   revealed_days: int) -> tuple:
+    """Append an epoch entry with a fresh key and secret, and its first reveals (no games);
+    returns (key, secret, epoch)."""
+    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+    public_key = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    secret = rng.randbytes(32)
+    epoch = new_epoch(secret, start, length)
+    entries.append(_signed(key, ledger.epoch_entry(
+        seq=len(entries), prev=_prev(entries), number=number, epoch=epoch,
+        public_key=public_key, rulesets=DAILY_RULESETS,
+        published_at=f"{start - dt.timedelta(days=1)}T09:00:00Z")))
+    for index in range(1, revealed_days + 1):
+        _reveal(entries, key, number, secret, epoch, index, {r: [] for r in DAILY_RULESETS})
+    return key, secret, epoch
+
+
+def _reveal(entries: list, key, number: int, secret: bytes, epoch, index: int,
+            receipts: Mapping[str, list]) -> None:
+    """Append the signed reveal of day ``index`` of an epoch, with these receipts per sheet."""
+    entries.append(_signed(key, ledger.reveal_entry(
+        seq=len(entries), prev=_prev(entries), epoch=number, date=epoch.date_of(index),
+        day=index, seed=seed_for_day(secret, epoch, index),
+        games={r: len(receipts[r]) for r in DAILY_RULESETS},
+        roots={r: ledger.day_root(receipts[r]) for r in DAILY_RULESETS},
+        revealed_at=_reveal_time(epoch.date_of(index)))))
+
+
+def _prev(entries: list) -> str:
+    """The ``prev`` of the next entry."""
+    return ledger.entry_hash(entries[-1]) if entries else ledger.GENESIS_PREV
 
 
 def _signed(key: Ed25519PrivateKey, obj: dict) -> dict:
@@ -90,8 +115,8 @@ def _reveal_time(date: str) -> str:
     return f"{dt.date.fromisoformat(date) + dt.timedelta(days=2)}T13:01:00Z"
 
 
-def _play_games(rng: random.Random, key, seed: bytes, date: str, ruleset: str, finished: int,
-                unfinished: int) -> list:
+def _play_games(rng: random.Random, key, epoch: int, seed: bytes, date: str, ruleset: str,
+                finished: int, unfinished: int) -> list:
     """Published games of one sheet: ``finished`` with receipts, ``unfinished`` abandoned."""
     stream = SharedStream(DiceStream(seed, date, ruleset))
     scorer = CachedRules(ruleset)
@@ -106,7 +131,7 @@ def _play_games(rng: random.Random, key, seed: bytes, date: str, ruleset: str, f
             game.update(status="abandoned", transcript=transcript[: rng.randrange(len(transcript))])
         else:
             game["receipt"] = _signed(key, ledger.receipt(
-                game=game_id, epoch=1, date=date, ruleset=ruleset, player=player,
+                game=game_id, epoch=epoch, date=date, ruleset=ruleset, player=player,
                 transcript=transcript, total=totals.total))
         games.append(game)
     return games

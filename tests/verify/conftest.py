@@ -150,6 +150,12 @@ def day():
 
 
 @pytest.fixture(scope="session")
+def two_epoch_day():
+    """A revealed day of the ledger's second epoch (its own key), after a fully revealed one."""
+    return make_day({"yacht": 3, "yahtzee": 10}, unfinished=1, rng_seed=3, earlier_epoch_days=4)
+
+
+@pytest.fixture(scope="session")
 def vectors():
     """tests/vectors.json, written by scripts/make_vectors.py."""
     return json.loads((ROOT / "tests" / "vectors.json").read_text())

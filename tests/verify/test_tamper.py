@@ -16,9 +16,11 @@ from tests.verify.tampering import FORGED_KEY, REMOVED, changes
 JS_SAMPLE_EVERY = 7
 
 
-@pytest.fixture(scope="module")
-def game(day):
-    """A finished Yahtzee game of the day (one with an extra bonus when there is one)."""
+@pytest.fixture(scope="module", params=["day", "two_epoch_day"])
+def game(request):
+    """A finished Yahtzee game (one with an extra bonus when there is one) of a day in a first
+    epoch, or in a second epoch with its own key."""
+    day = request.getfixturevalue(request.param)
     finished = [g for g in day.games["yahtzee"] if g["receipt"]]
     with_bonus = [g for g in finished if any(e.get("bonus") for e in g["transcript"])]
     chosen = (with_bonus or finished)[0]
@@ -59,8 +61,11 @@ def ledger_expectations(change, ledger, game):
                            game["receipt"]["date"])
     specific = {"seq": ("ledger sequence", entry), "prev": ("ledger links", entry),
                 "type": ("ledger format", entry), "seed": ("seed chains", entry),
-                "anchor": ("seed chains", ""), "start": ("reveal dates", ""),
-                "date": ("reveal dates", entry), "day": ("reveal dates", entry),
+                "anchor": ("seed chains", ""),
+                # a changed digit may make an impossible date (11-31): then the format says so
+                "start": [("reveal dates", ""), ("ledger format", entry)],
+                "date": [("reveal dates", entry), ("ledger format", entry)],
+                "day": ("reveal dates", entry),
                 "epoch": ("reveal dates", "")}
     nested = change.path[2:]
     if (change.value is REMOVED or change.field == FORGED_KEY) and nested:

@@ -194,9 +194,14 @@ def test_vector_ledger_and_receipts_verify_alike(vectors, verifiers):
         assert from_js == core
 
 
-@pytest.mark.parametrize("ruleset", ["yacht", "yacht-bonus", "yahtzee"])
-def test_fixture_games_verify_alike(day, verifiers, ruleset):
-    """Games of a core-made day on each sheet: all hold, the same lines in the three."""
+@pytest.mark.parametrize(("fixture", "ruleset"), [
+    ("day", "yacht"), ("day", "yacht-bonus"), ("day", "yahtzee"),
+    ("two_epoch_day", "yacht"), ("two_epoch_day", "yahtzee"),
+])
+def test_fixture_games_verify_alike(request, verifiers, fixture, ruleset):
+    """Games of a core-made day on each sheet, in a first or a second epoch: all hold, the
+    same lines in the three."""
+    day = request.getfixturevalue(fixture)
     cases = []
     for index in range(3):
         game = day.game(ruleset, index)
@@ -207,3 +212,21 @@ def test_fixture_games_verify_alike(day, verifiers, ruleset):
         assert all(line[1] is True for line in core)
         assert verifiers.standalone_game(*case) == core
         assert from_js == core
+
+
+@pytest.mark.parametrize(("fixture", "ruleset"), [
+    ("day", "yacht"), ("day", "yacht-bonus"), ("day", "yahtzee"), ("two_epoch_day", "yahtzee"),
+])
+def test_day_audits_print_the_same_lines(request, two_verifiers, fixture, ruleset):
+    """The core's and verify.py's whole-day audits: all hold, the same lines, the same
+    leaderboard."""
+    day = request.getfixturevalue(fixture)
+    games = day.games[ruleset]
+    core, core_board = two_verifiers.core_day(day.ledger, day.date, ruleset, games)
+    standalone, standalone_board = two_verifiers.standalone_day(day.ledger, day.date, ruleset,
+                                                                games)
+    assert all(line[1] is True for line in core)
+    assert standalone == core
+    assert [(row["rank"], row["total"], row["game"], row["player"]) for row in core_board] == \
+        standalone_board
+    assert len(core_board) == sum(1 for game in games if game["receipt"])
