@@ -147,7 +147,7 @@ def challenges():
     """Each sheet's challenge on a date (default: the server's UTC date) and this player's game."""
     now = services().now()
     date = format_date(request.args.get("date", now.date().isoformat()))
-    secrets = services().secrets
+    secrets = services().secrets.for_date(date)
     day = secrets.epoch.day_index(date)
     window = services().games.window(date)
     revealed = services().ledger.is_revealed(date)

@@ -1,4 +1,4 @@
-"""The ``yacht-daily`` command: init, serve, reveal, ledger.
+"""The ``yacht-daily`` command: init, serve, reveal, ledger, new-epoch.
 
 Commands that need Redis use ``REDIS_URL`` when set, else the embedded server of the data
 directory: the running one if ``serve`` is up, otherwise one started just for the command.
@@ -13,16 +13,19 @@ from pathlib import Path
 import click
 import redis
 
+from fairness import ChainError
 from fairness.chain import MAX_EPOCH_DAYS
 
 from . import keys
 from .clock import system_now
 from .config import data_dir_from_env
-from .days import earliest_today
+from .days import day_window, earliest_today
 from .embedded import EmbeddedRedis
 from .server import GunicornServer, server_options
 from .services import services
 from .verify_cli import verify
+
+NEW_EPOCH_NOTICE = dt.timedelta(days=1)
 
 DATA_DIR_OPTION = click.option(
     "--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -154,6 +157,36 @@ def ledger(data_dir: Path | None) -> None:
         entries = services().ledger.entries()
     for entry in entries:
         click.echo(json.dumps(entry, sort_keys=True))
+
+
+@main.command("new-epoch")
+@DATA_DIR_OPTION
+@click.option("--start", type=click.DateTime(["%Y-%m-%d"]), required=True,
+              help="The new epoch's first date; it must open (anywhere on Earth) at least a "
+                   "day from now.")
+@click.option("--days", type=click.IntRange(1, MAX_EPOCH_DAYS), default=None,
+              help=f"The new epoch's length in days (default {keys.DEFAULT_EPOCH_DAYS}).")
+def new_epoch(data_dir: Path | None, start: dt.datetime, days: int | None) -> None:
+    """Start a new epoch from a future date: a new seed chain and a new signing key, published
+    in the ledger now. Earlier dates keep their epoch, its seeds and its key."""
+    data_dir = _data_dir(data_dir)
+    first_date = start.date()
+    opens_at = day_window(first_date, 0).opens_at
+    if opens_at < system_now() + NEW_EPOCH_NOTICE:
+        raise click.ClickException(
+            f"{first_date} opens at {opens_at:%Y-%m-%d %H:%MZ}: choose a date that opens at "
+            f"least {NEW_EPOCH_NOTICE.days} day from now, so every server takes the epoch on "
+            f"before anyone plays it")
+    try:
+        added = keys.add_epoch(data_dir, first_date, days or keys.DEFAULT_EPOCH_DAYS)
+    except (ChainError, keys.NotInitialised) as error:
+        raise click.ClickException(str(error)) from None
+    with _command_app(data_dir):
+        services().ledger.ensure_epoch()
+    click.echo(f"Epoch {added.epoch_number} from {added.epoch.start} to {added.epoch.end} "
+               f"published: anchor {added.epoch.anchor.hex()}, signing key "
+               f"{added.signer.public_key_hex}. Copy {data_dir / keys.EPOCHS_DIR} to every "
+               f"other server's data directory now.")
 
 
 main.add_command(verify)

@@ -155,7 +155,7 @@ class GameService:
             if name:
                 _, record = self._create_or_load(game_id, record.ruleset, date, player, name)
             return False, self._remember(record)
-        self.secrets.epoch.day_index(date)
+        self.secrets.for_date(date)
         created, record = self._create_or_load(game_id, ruleset, date, player, name)
         return created, self._remember(record)
 

@@ -10,7 +10,7 @@ from fairness import ledger as formats
 
 from .clock import format_timestamp
 from .days import latest_due_date
-from .keys import Secrets
+from .keys import EpochKeys, Secrets
 from .store import GameRecord, Store
 
 MAX_APPEND_ATTEMPTS = 5
@@ -31,34 +31,51 @@ class LedgerService:
         self.clock = clock
         self.grace_seconds = grace_seconds
         self._lock = threading.Lock()
-        self._epoch_published = False
+        self._published_epochs = 0
         self._checked_due: dt.date | None = None
         self._last_revealed: str | None = None
 
-    # The epoch entry
+    # The epoch entries
 
     def ensure_epoch(self) -> None:
-        """Append the epoch entry (anchor and public key) if the ledger is empty; check it."""
-        if self._epoch_published:
+        """Append the entry (anchor and public key) of every loaded epoch the ledger lacks, in
+        order; check the published ones against the loaded secrets."""
+        if self._published_epochs == len(self.secrets.epochs):
             return
-        first = self.store.ledger_entry(0)
-        if first is None:
-            entry = self.secrets.signer.sign(formats.epoch_entry(
-                seq=0,
-                prev=formats.GENESIS_PREV,
-                number=self.secrets.epoch_number,
-                epoch=self.secrets.epoch,
-                public_key=self.secrets.signer.public_key_hex,
+        for _ in range(MAX_APPEND_ATTEMPTS + len(self.secrets.epochs)):
+            entries = self.store.ledger_entries()
+            missing = self._unpublished_epochs(entries)
+            if not missing:
+                self._published_epochs = len(self.secrets.epochs)
+                return
+            keys = missing[0]
+            self.store.append_ledger(len(entries), keys.signer.sign(formats.epoch_entry(
+                seq=len(entries),
+                prev=formats.entry_hash(entries[-1]) if entries else formats.GENESIS_PREV,
+                number=keys.epoch_number,
+                epoch=keys.epoch,
+                public_key=keys.signer.public_key_hex,
                 rulesets=DAILY_RULESETS,
                 published_at=format_timestamp(self.clock()),
-            ))
-            self.store.append_ledger(0, entry)
-            first = self.store.ledger_entry(0)
-        if (first.get("anchor"), first.get("public_key")) != (
-            self.secrets.epoch.anchor.hex(), self.secrets.signer.public_key_hex
-        ):
-            raise LedgerMismatch("the stored ledger belongs to another epoch secret or key")
-        self._epoch_published = True
+            )))
+        raise RuntimeError("could not append the epoch entries to the ledger")
+
+    def _unpublished_epochs(self, entries: list[dict]) -> list[EpochKeys]:
+        """The loaded epochs without an entry; raises LedgerMismatch when a published epoch is
+        not the loaded one or is unknown here."""
+        published = {entry.get("epoch"): entry for entry in entries
+                     if entry.get("type") == formats.EPOCH_TYPE}
+        loaded = {keys.epoch_number: keys for keys in self.secrets.epochs}
+        for number, entry in published.items():
+            keys = loaded.get(number)
+            if keys is None:
+                raise LedgerMismatch(f"the ledger has epoch {number}, which this data "
+                                     f"directory lacks")
+            if (entry.get("anchor"), entry.get("public_key")) != (
+                    keys.epoch.anchor.hex(), keys.signer.public_key_hex):
+                raise LedgerMismatch(f"the ledger's epoch {number} was made with another secret "
+                                     f"or key")
+        return [keys for number, keys in loaded.items() if number not in published]
 
     # Reveals
 
@@ -89,7 +106,7 @@ class LedgerService:
     def _unrevealed_until(self, due: dt.date):
         """The dates from the day after the last revealed one through ``due``, in order."""
         self._last_revealed = self.store.last_revealed()
-        start = dt.date.fromisoformat(self.secrets.epoch.start)
+        start = dt.date.fromisoformat(self.secrets.first_date)
         if self._last_revealed is not None:
             start = dt.date.fromisoformat(self._last_revealed) + dt.timedelta(days=1)
         date = start
@@ -105,13 +122,14 @@ class LedgerService:
                 self._last_revealed = date
                 return False
             entries = self.store.ledger_entries()
-            entry = self.secrets.signer.sign(formats.reveal_entry(
+            keys = self.secrets.for_date(date)
+            entry = keys.signer.sign(formats.reveal_entry(
                 seq=len(entries),
                 prev=formats.entry_hash(entries[-1]),
-                epoch=self.secrets.epoch_number,
+                epoch=keys.epoch_number,
                 date=date,
-                day=self.secrets.epoch.day_index(date),
-                seed=self.secrets.seed(date),
+                day=keys.epoch.day_index(date),
+                seed=keys.seed(date),
                 games={ruleset: len(tree) for ruleset, tree in trees.items()},
                 roots={ruleset: formats.day_root(tree) for ruleset, tree in trees.items()},
                 revealed_at=format_timestamp(self.clock()),
@@ -148,9 +166,10 @@ class LedgerService:
 
     def sign_receipt(self, record: GameRecord, game: Game) -> dict:
         """The signed receipt of a game that has just finished."""
-        return self.secrets.signer.sign(formats.receipt(
+        keys = self.secrets.for_date(record.date)
+        return keys.signer.sign(formats.receipt(
             game=record.id,
-            epoch=self.secrets.epoch_number,
+            epoch=keys.epoch_number,
             date=record.date,
             ruleset=record.ruleset,
             player=record.player,

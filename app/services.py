@@ -1,6 +1,6 @@
 """The service objects one app uses, built once per app from its configuration."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import Flask, current_app
@@ -23,13 +23,21 @@ class Services:
     secrets: keys.Secrets
     ledger: LedgerService
     games: GameService
+    data_dir: Path
+    epochs_seen: tuple[str, ...] = field(default=())
 
     def now(self):
         """The current time on the app's clock."""
         return self.games.clock()
 
     def prepare(self) -> None:
-        """Publish the epoch entry if needed and reveal every date now due (cheap when none is)."""
+        """Take on an epoch added to the data directory (``new-epoch``) and publish its entry,
+        then reveal every date now due (cheap when nothing changed and none is)."""
+        seen = keys.epochs_signature(self.data_dir)
+        if seen != self.epochs_seen:
+            self.secrets.adopt(keys.load(self.data_dir))
+            self.epochs_seen = seen
+            self.ledger.ensure_epoch()
         self.ledger.reveal_due()
 
 
@@ -40,7 +48,8 @@ def redis_url(config) -> str:
 
 def init_app(app: Flask) -> None:
     """Load the data directory's secrets, connect the store (lazily) and build the services."""
-    secrets = keys.load(Path(app.config["DATA_DIR"]))
+    data_dir = Path(app.config["DATA_DIR"])
+    secrets = keys.load(data_dir)
     app.secret_key = secrets.derived_key("session-cookie")
     clock = app.config.get("CLOCK") or system_now
     grace = int(app.config["REVEAL_GRACE"])
@@ -51,6 +60,8 @@ def init_app(app: Flask) -> None:
         secrets=secrets,
         ledger=ledger,
         games=GameService(store, secrets, ledger, clock, grace),
+        data_dir=data_dir,
+        epochs_seen=keys.epochs_signature(data_dir),
     )
 
 

@@ -93,7 +93,7 @@ class GameCollector:
         overdue = GaugeMetricFamily(
             "yacht_daily_reveal_overdue_seconds",
             "How long the oldest due date has waited for its reveal (0 when none waits).",
-            value=overdue_seconds(now, last_revealed, self.services.secrets.epoch.start,
+            value=overdue_seconds(now, last_revealed, self.services.secrets.first_date,
                                   self.services.ledger.grace_seconds))
         return [games, entries, revealed, overdue]
 

@@ -62,10 +62,11 @@ def epoch_check() -> dict:
     the_services = services()
     today = the_services.now().date()
     try:
-        day = the_services.secrets.epoch.day_index(today)
+        keys = the_services.secrets.for_date(today)
     except ChainError:
-        return {"ok": False, "detail": f"{today.isoformat()} is outside the epoch"}
-    return {"ok": True, "detail": f"day {day} of {the_services.secrets.epoch.length}"}
+        return {"ok": False, "detail": f"{today.isoformat()} is outside every epoch"}
+    day = keys.epoch.day_index(today)
+    return {"ok": True, "detail": f"epoch {keys.epoch_number}, day {day} of {keys.epoch.length}"}
 
 
 def init_app(app) -> None:

@@ -68,7 +68,7 @@ def ledger_overview() -> dict:
     reveals = {entry["date"]: entry for entry in entries if entry.get("type") == REVEAL_TYPE}
     epoch = svc.secrets.epoch
     now = svc.now()
-    start = parse_date(epoch.start)
+    start = parse_date(svc.secrets.first_date)
     last = min((now + LATEST_OFFSET).date(), parse_date(epoch.end))
     first = max(start, last - dt.timedelta(days=LEDGER_DAYS_SHOWN - 1))
     days = []

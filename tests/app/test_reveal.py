@@ -49,7 +49,7 @@ def test_the_seed_appears_nowhere_before_its_reveal(app, client, clock, day, red
     caplog.set_level("DEBUG")
     secrets = secrets_of(app)
     hidden = {secrets.seed(date).hex() for date in (PLAY_DATE, "2026-03-11", "2026-03-12")}
-    hidden.add(secrets._epoch_secret.hex())
+    hidden.add(secrets.current._epoch_secret.hex())
     seen = []
     for path in ("/ledger", f"/challenges?date={PLAY_DATE}", f"/games/{day['abandoned']['id']}",
                  f"/leaderboard/{PLAY_DATE}/yacht", "/rulesets", "/openapi.json",

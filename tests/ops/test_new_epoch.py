@@ -1,0 +1,105 @@
+"""Rotating the signing key: ``yacht-daily new-epoch`` starts a new seed chain and key from a
+future date; the running service takes it on by itself, and every day, old and new, verifies
+with the key its epoch published."""
+
+import stat
+
+import pytest
+from click.testing import CliRunner
+
+from app.cli import main
+from app.clock import format_timestamp
+from app.signing import verify_object, verify_signature
+from fairness import audit
+from fairness.ledger import EPOCH_TYPE, REVEAL_TYPE
+
+API = "/api/v1"
+OLD_DAY = "2026-03-10"
+NEW_START = "2026-03-13"
+
+
+@pytest.fixture
+def cli(redis_url, redis_client, data_dir, clock, tmp_path):
+    """Run a ``yacht-daily`` command on the test's (emptied) Redis, data directory and clock."""
+    clock_file = tmp_path / "clock"
+
+    def run(*arguments: str):
+        """The command's result (exit code and output)."""
+        clock_file.write_text(format_timestamp(clock()))
+        return CliRunner().invoke(main, [*arguments, "--data-dir", str(data_dir)], env={
+            "REDIS_URL": redis_url, "YACHT_DAILY_CLOCK_FILE": str(clock_file),
+            "YACHT_DAILY_DATA_DIR": str(data_dir)})
+
+    return run
+
+
+def finish_game(client, ruleset: str, date: str) -> dict:
+    """Play a whole game (roll three times, take the first open box); its final state."""
+    state = client.post(f"{API}/games", json={"ruleset": ruleset, "date": date}).get_json()["game"]
+    while state["status"] == "playing":
+        if state["rolls_left"] == 0:
+            body, action = {"category": state["allowed"][0]}, "score"
+        else:
+            body, action = {"hold": [False] * 5}, "roll"
+        state = client.post(f"{API}/games/{state['id']}/{action}",
+                            json={**body, "roll": state["next_action"]}).get_json()["game"]
+    return state
+
+
+def epoch_entries(client) -> list[dict]:
+    """The ledger's epoch entries."""
+    return [entry for entry in client.get(f"{API}/ledger").get_json()["entries"]
+            if entry["type"] == EPOCH_TYPE]
+
+
+def test_new_epoch_rotates_the_key_and_old_days_still_verify(client, clock, cli, data_dir):
+    """Refused too close to play; otherwise published at once, taken on by the running app
+    without a restart, used from its first date, while earlier dates keep epoch 1."""
+    old_game = finish_game(client, "yacht", OLD_DAY)
+    [first] = epoch_entries(client)
+
+    refused = cli("new-epoch", "--start", "2026-03-11")
+    assert refused.exit_code != 0 and "at least 1 day" in refused.output
+    published = cli("new-epoch", "--start", NEW_START, "--days", "100")
+    assert published.exit_code == 0, published.output
+    for name in ("epoch.json", "epoch-secret", "signing-key.pem"):
+        assert stat.S_IMODE((data_dir / "epochs" / "2" / name).stat().st_mode) == 0o600
+
+    entries = epoch_entries(client)
+    assert [entry["epoch"] for entry in entries] == [1, 2]
+    second = entries[1]
+    assert second["start"] == NEW_START and second["length"] == 100
+    assert second["public_key"] != first["public_key"] and second["anchor"] != first["anchor"]
+    challenges = client.get(f"{API}/challenges?date=2026-03-12").get_json()["challenges"]
+    assert {(c["epoch"], c["anchor"]) for c in challenges} == {(1, first["anchor"])}
+
+    clock.set(f"{NEW_START}T12:00:00Z")
+    challenges = client.get(f"{API}/challenges?date={NEW_START}").get_json()["challenges"]
+    assert {(c["epoch"], c["day"], c["anchor"]) for c in challenges} == {
+        (2, 1, second["anchor"])}
+    new_game = finish_game(client, "yacht", NEW_START)
+    assert old_game["receipt"]["epoch"] == 1 and new_game["receipt"]["epoch"] == 2
+    assert verify_object(first["public_key"], old_game["receipt"])
+    assert verify_object(second["public_key"], new_game["receipt"])
+    assert not verify_object(first["public_key"], new_game["receipt"])
+
+    clock.set("2026-03-15T14:00:00Z")
+    ledger = client.get(f"{API}/ledger").get_json()["entries"]
+    assert all(check.ok for check in audit.check_ledger(ledger, verify_signature))
+    reveals = {entry["date"]: entry for entry in ledger if entry["type"] == REVEAL_TYPE}
+    assert (reveals["2026-03-12"]["epoch"], reveals["2026-03-12"]["day"]) == (1, 12)
+    assert (reveals[NEW_START]["epoch"], reveals[NEW_START]["day"]) == (2, 1)
+    assert verify_object(first["public_key"], reveals[OLD_DAY])
+    assert verify_object(second["public_key"], reveals[NEW_START])
+    for game in (old_game, new_game):
+        verdict = client.post(f"{API}/verify", json={"game": game["id"]}).get_json()
+        assert verdict["ok"] is True, verdict
+
+
+def test_new_epoch_refuses_a_gap_or_a_start_not_after_the_current_one(cli):
+    """Every date belongs to exactly one epoch: no start before the current epoch's, no gap
+    after its last day."""
+    assert cli("new-epoch", "--start", "2026-02-01").exit_code != 0
+    assert cli("new-epoch", "--start", "2028-01-01").exit_code != 0
+    assert cli("new-epoch", "--start", "2026-06-01").exit_code == 0
+    assert cli("new-epoch", "--start", "2026-05-01").exit_code != 0
