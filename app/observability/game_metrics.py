@@ -95,7 +95,12 @@ class GameCollector:
             "How long the oldest due date has waited for its reveal (0 when none waits).",
             value=overdue_seconds(now, last_revealed, self.services.secrets.first_date,
                                   self.services.ledger.grace_seconds))
-        return [games, entries, revealed, overdue]
+        epoch_end = dt.date.fromisoformat(self.services.secrets.epoch.end)
+        days_left = GaugeMetricFamily(
+            "yacht_daily_epoch_days_left",
+            "Days from today to the last epoch's last date: start a new epoch before it is 0.",
+            value=(epoch_end - now.date()).days)
+        return [games, entries, revealed, overdue, days_left]
 
 
 def _midnight_timestamp(date: str | None) -> float:

@@ -169,6 +169,8 @@ def test_metrics_count_routes_latency_and_games(client, play_date):
     assert metric_value(after, "yacht_daily_redis_up") == 1
     assert metric_value(after, "yacht_daily_ledger_entries") >= 1
     assert metric_value(after, "yacht_daily_reveal_overdue_seconds") == 0
+    assert metric_value(after, "yacht_daily_epoch_days_left") == (
+        dt.date(2026, 3, 1) + dt.timedelta(days=399) - dt.date.fromisoformat(play_date)).days
 
 
 def test_reveal_gauges_follow_the_ledger(client, clock):
