@@ -9,6 +9,7 @@ a check could not be made.
 import contextlib
 import json
 import sys
+import urllib.error
 import urllib.request
 
 import click
@@ -95,8 +96,18 @@ def fetch(base_url: str, path: str):
     try:
         with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:
             return json.loads(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as error:
+        raise OSError(f"{url}: HTTP {error.code}: {error_message(error)}") from None
     except OSError as error:
         raise OSError(f"{url}: {error}") from None
+
+
+def error_message(error) -> str:
+    """The API's own explanation of an HTTP error (its JSON error message), or the reason."""
+    try:
+        return json.loads(error.read().decode("utf-8"))["error"]["message"]
+    except (ValueError, KeyError, TypeError, OSError):
+        return str(error.reason)
 
 
 def load(path: str, *wrappers: str):

@@ -16,6 +16,11 @@ in the day's Merkle root. One line per check, "✓" or "✗". Ed25519 signatures
 the `cryptography` package when it is installed; otherwise the script says they were NOT
 checked. Exit status: 0 every check holds, 1 something failed, 2 bad usage or download,
 3 nothing failed but some checks could not be made.
+
+Reading guide: the protocol itself is in the first two sections (the sheets' rules; bytes and
+hashes: canonical JSON, the seed chain, the dice stream, Merkle trees, Ed25519); the rest checks
+published objects against it (formats, the ledger, a game's actions, one game, a whole day)
+and runs the command line.
 """
 
 import argparse
@@ -24,6 +29,7 @@ import hashlib
 import hmac
 import json
 import sys
+import urllib.error
 import urllib.request
 from collections import Counter
 
@@ -935,8 +941,18 @@ def fetch(base, path):
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
             return json.loads(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as error:
+        raise OSError(f"{url}: HTTP {error.code}: {error_message(error)}") from None
     except OSError as error:
         raise OSError(f"{url}: {error}") from None
+
+
+def error_message(error):
+    """The API's own explanation of an HTTP error (its JSON error message), or the reason."""
+    try:
+        return json.loads(error.read().decode("utf-8"))["error"]["message"]
+    except (ValueError, KeyError, TypeError, OSError):
+        return str(error.reason)
 
 
 def load(path, *wrappers):

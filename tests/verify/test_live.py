@@ -157,7 +157,8 @@ def test_an_unrevealed_day_cannot_be_read(revealed):
     server, _ = revealed
     done = run_verify_py("day", server.url, "2026-03-12", "yahtzee")
     assert done.returncode == 2
-    assert "cannot read the published data" in done.stderr and "404" in done.stderr
+    assert "cannot read the published data" in done.stderr
+    assert "HTTP 404: 2026-03-12 is not revealed yet." in done.stderr
 
 
 def test_yacht_daily_verify_command(revealed, tmp_path):
