@@ -37,9 +37,11 @@ class LedgerService:
 
     # The epoch entries
 
-    def ensure_epoch(self) -> None:
+    def ensure_epoch(self, recheck: bool = False) -> None:
         """Append the entry (anchor and public key) of every loaded epoch the ledger lacks, in
-        order; check the published ones against the loaded secrets."""
+        order; check the published ones against the loaded secrets (again if ``recheck``)."""
+        if recheck:
+            self._published_epochs = 0
         if self._published_epochs == len(self.secrets.epochs):
             return
         for _ in range(MAX_APPEND_ATTEMPTS + len(self.secrets.epochs)):
@@ -90,7 +92,8 @@ class LedgerService:
         if self._checked_due is not None and due <= self._checked_due:
             return []
         with self._lock:
-            self.ensure_epoch()
+            # Once a day per process: an epoch published from another machine shows up here.
+            self.ensure_epoch(recheck=True)
             revealed = []
             for date in self._unrevealed_until(due):
                 if self._reveal(date):

@@ -2,11 +2,13 @@
 future date; the running service takes it on by itself, and every day, old and new, verifies
 with the key its epoch published."""
 
+import shutil
 import stat
 
 import pytest
 from click.testing import CliRunner
 
+from app import create_app
 from app.cli import main
 from app.clock import format_timestamp
 from app.signing import verify_object, verify_signature
@@ -103,3 +105,26 @@ def test_new_epoch_refuses_a_gap_or_a_start_not_after_the_current_one(cli):
     assert cli("new-epoch", "--start", "2028-01-01").exit_code != 0
     assert cli("new-epoch", "--start", "2026-06-01").exit_code == 0
     assert cli("new-epoch", "--start", "2026-05-01").exit_code != 0
+
+
+def test_a_server_lacking_a_published_epoch_stops_dealing_within_a_day(client, cli, clock,
+                                                                        data_dir, redis_url,
+                                                                        tmp_path):
+    """A replica whose data directory was not given the new epoch's files: it notices at its
+    next daily check (long before the new epoch opens) and answers 503 instead of dealing
+    dice from the wrong chain; readiness is red."""
+    stale_dir = tmp_path / "stale"
+    shutil.copytree(data_dir, stale_dir)
+    stale = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(stale_dir),
+                        "CLOCK": clock}).test_client()
+    assert stale.post(f"{API}/games", json={"ruleset": "yacht", "date": OLD_DAY}).status_code == 201
+    assert cli("new-epoch", "--start", NEW_START).exit_code == 0
+
+    clock.advance(days=1)
+    refused = stale.post(f"{API}/games", json={"ruleset": "yacht", "date": "2026-03-11"})
+    assert refused.status_code == 503 and refused.headers["Retry-After"].isdigit()
+    assert refused.get_json()["error"]["code"] == "misconfigured"
+    ready = stale.get("/readyz")
+    assert ready.status_code == 503 and ready.get_json()["checks"]["secrets"]["ok"] is False
+    assert client.post(f"{API}/games", json={"ruleset": "yacht", "date": "2026-03-11"}
+                       ).status_code == 201
