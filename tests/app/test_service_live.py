@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from playkit import PLAY_DATE, call
@@ -147,3 +148,15 @@ def test_commands_share_a_running_servers_redis(make_live_server):
                             capture_output=True, text=True, timeout=60)
     assert second.returncode == 1 and "already runs" in second.stderr
     assert call(server.client(), "GET", "/rulesets")[0] == 200
+
+
+def test_the_embedded_redis_dies_with_a_killed_server(make_live_server):
+    """Even a SIGKILL'd `serve` leaves no redis-server behind (Linux parent-death signal)."""
+    server = make_live_server()
+    assert _redis_server_running(server.data_dir)
+    server.process.kill()
+    server.process.wait()
+    deadline = time.monotonic() + 10
+    while _redis_server_running(server.data_dir) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _redis_server_running(server.data_dir)
