@@ -1,13 +1,16 @@
 """Load benchmark of the deployed shape: concurrent players play whole games against gunicorn
 started with deploy/gunicorn.conf.py, on 1, 2 and 4 workers over one redis-server (unix
 socket, AOF with fsync always, as ``yacht-daily serve`` runs it) and on a 3-master Redis
-Cluster, each beside a bare Flask JSON endpoint under the same gunicorn settings.
+Cluster (loopback TCP, AOF with fsync always on every master), each beside a bare Flask JSON
+endpoint under the same gunicorn settings. ``--compare-fsync`` adds a row on a redis-server
+with ``appendfsync everysec``: what the durability of every acknowledged action costs.
 
 Prints a Markdown table: games/s, actions/s, p50/p99/p99.9 latency per action (create, roll,
 score) and the error count. Every player is a new anonymous player (its own cookie); rate
 limits are off because every player comes from 127.0.0.1.
 
-    .venv/bin/python bench/bench_load.py --players 16 --games 150 --workers 1,2,4 --cluster
+    .venv/bin/python bench/bench_load.py --players 16 --games 150 --workers 1,2,4 --cluster \
+        --compare-fsync
 
 Loopback only and bounded: at most 64 players, 2000 games per row, 10 s per request.
 """
@@ -19,6 +22,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -126,6 +130,40 @@ def send(port: int, method: str, path: str, body=None, cookie: str | None = None
         return response.status, answer, response.getheader("Set-Cookie")
     finally:
         connection.close()
+
+
+class RelaxedRedis:
+    """The embedded Redis's command line with ``appendfsync everysec``: at most a second of
+    acknowledged writes lost in a power cut (a killed process loses none)."""
+
+    def __init__(self, directory: Path):
+        """Start it and wait until it answers."""
+        import redis
+
+        self.embedded = EmbeddedRedis(directory)
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            [*self.embedded.command_line(), "--appendfsync", "everysec"],
+            stdin=subprocess.DEVNULL, start_new_session=True)
+        client = redis.Redis.from_url(self.embedded.url)
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    @property
+    def url(self) -> str:
+        """Its socket's URL."""
+        return self.embedded.url
+
+    def stop(self) -> None:
+        """SIGTERM, then wait."""
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(30)
 
 
 # ---------------------------------------------------------------- players
@@ -305,6 +343,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--cluster", action="store_true",
                         help="add a row on a 3-master Redis Cluster (largest worker count)")
+    parser.add_argument("--compare-fsync", action="store_true",
+                        help="add a row on appendfsync everysec (largest worker count)")
     args = parser.parse_args()
     worker_counts = [int(count) for count in args.workers.split(",")]
     if not 1 <= args.players <= MAX_PLAYERS or not 1 <= args.games <= MAX_GAMES:
@@ -320,11 +360,18 @@ def main() -> None:
                 service = bench_service(args, workdir, data_dir, redis_server.url,
                                         "redis-server, AOF fsync always", workers)
                 rows += [service, bench_bare(args, workdir, workers, service.requests)]
+        workers = max(worker_counts)
+        if args.compare_fsync:
+            relaxed = RelaxedRedis(workdir / "relaxed")
+            try:
+                rows.append(bench_service(args, workdir, data_dir, relaxed.url,
+                                          "redis-server, AOF fsync everysec", workers))
+            finally:
+                relaxed.stop()
         if args.cluster:
-            workers = max(worker_counts)
-            with LocalRedisCluster(workdir / "cluster") as cluster:
+            with LocalRedisCluster(workdir / "cluster", durable=True) as cluster:
                 rows.append(bench_service(args, workdir, data_dir, cluster.url,
-                                          "Redis Cluster, 3 masters", workers))
+                                          "Redis Cluster, 3 masters, fsync always", workers))
         print_table(args, rows)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -3,7 +3,8 @@
 Starts ``masters`` nodes with ``cluster-enabled yes`` on free 127.0.0.1 ports (each node's
 cluster bus port, +10000, free too), joins them with ``redis-cli --cluster create
 ... --cluster-replicas 0 --cluster-yes``, waits until every node reports ``cluster_state:ok``
-and stops them all on exit. No persistence: the cluster lives as long as the test session.
+and stops them all on exit. No persistence unless asked (``durable``): for tests the cluster
+lives as long as the session.
 
 Run as a script, it wraps a command: ``python tests/redis_cluster.py pytest tests/app`` runs the
 API suite with ``YACHT_DAILY_TEST_REDIS_URL`` naming a fresh 3-master cluster.
@@ -56,10 +57,12 @@ def free_node_ports(count: int) -> list[int]:
 class LocalRedisCluster:
     """``masters`` redis-server processes forming one cluster, with no replicas."""
 
-    def __init__(self, workdir: Path, masters: int = 3):
-        """Prepare (not start) a cluster keeping its node files under ``workdir``."""
+    def __init__(self, workdir: Path, masters: int = 3, durable: bool = False):
+        """Prepare (not start) a cluster keeping its node files under ``workdir``; ``durable``
+        gives every node an AOF with fsync always, as in production."""
         self.workdir = Path(workdir)
         self.masters = masters
+        self.durable = durable
         self.ports: list[int] = []
         self._processes: list[subprocess.Popen] = []
 
@@ -118,7 +121,9 @@ class LocalRedisCluster:
              "--port", str(port), "--bind", "127.0.0.1",
              "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
              "--cluster-node-timeout", "5000",
-             "--dir", str(node_dir), "--appendonly", "no", "--save", "",
+             "--dir", str(node_dir), "--save", "",
+             *(["--appendonly", "yes", "--appendfsync", "always"] if self.durable
+               else ["--appendonly", "no"]),
              "--daemonize", "no", "--logfile", str(node_dir / "redis.log")],
             stdin=subprocess.DEVNULL, start_new_session=True,
         )
