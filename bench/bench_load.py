@@ -6,8 +6,10 @@ endpoint under the same gunicorn settings. ``--compare-fsync`` adds a row on a r
 with ``appendfsync everysec``: what the durability of every acknowledged action costs.
 
 Prints a Markdown table: games/s, actions/s, p50/p99/p99.9 latency per action (create, roll,
-score) and the error count. Every player is a new anonymous player (its own cookie); rate
-limits are off because every player comes from 127.0.0.1.
+score), the error count, and the CPU time the servers spent per request (gunicorn's processes,
+and Redis's): a figure that holds even when other jobs share the machine, unlike the rates.
+Every player is a new anonymous player (its own cookie); rate limits are off because every
+player comes from 127.0.0.1.
 
     .venv/bin/python bench/bench_load.py --players 16 --games 150 --workers 1,2,4 --cluster \
         --compare-fsync
@@ -166,6 +168,39 @@ class RelaxedRedis:
         self.process.wait(30)
 
 
+def process_cpu_seconds(pid: int, reaped_children: bool = False) -> float:
+    """CPU time (user + system) of a process, with its reaped children's if asked."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = int(fields[11]) + int(fields[12])
+    if reaped_children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def gunicorn_cpu_seconds(master: int) -> float:
+    """CPU time of a gunicorn master and of every worker it ever had."""
+    total = process_cpu_seconds(master, reaped_children=True)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == master:
+                    total += process_cpu_seconds(int(entry.name))
+            except (OSError, IndexError):
+                continue
+    return total
+
+
+def redis_cpu_seconds(redis_url: str) -> float:
+    """CPU time of the Redis server(s) behind ``redis_url`` (every node of a cluster)."""
+    from app.store import connect
+
+    client = connect(redis_url)
+    info = client.info("server")
+    if "process_id" in info:
+        return process_cpu_seconds(info["process_id"])
+    return sum(process_cpu_seconds(node["process_id"]) for node in info.values())
+
+
 # ---------------------------------------------------------------- players
 
 
@@ -257,6 +292,8 @@ class Row:
     workers: int
     wall: float
     measures: Measures
+    app_cpu: float
+    redis_cpu: float | None = None
 
     @property
     def requests(self) -> int:
@@ -276,11 +313,14 @@ def bench_service(args, workdir: Path, data_dir: Path, redis_url: str, label: st
             server.port, date, RULESETS[n % 3], random.Random(-n - 1), warm))
         measures = Measures()
         jobs = [(RULESETS[n % 3], n) for n in range(args.games)]
+        app_cpu, redis_cpu = gunicorn_cpu_seconds(server.process.pid), redis_cpu_seconds(redis_url)
         wall = run_players(args.players, jobs, lambda job: play_game(
             server.port, date, job[0], random.Random(job[1]), measures))
+        app_cpu = gunicorn_cpu_seconds(server.process.pid) - app_cpu
+        redis_cpu = redis_cpu_seconds(redis_url) - redis_cpu
     finally:
         server.stop()
-    return Row(label, workers, wall, measures)
+    return Row(label, workers, wall, measures, app_cpu, redis_cpu)
 
 
 def bench_bare(args, workdir: Path, workers: int, requests: int) -> Row:
@@ -289,11 +329,13 @@ def bench_bare(args, workdir: Path, workers: int, requests: int) -> Row:
                       app_uri="bench_load:bare_app()")
     measures = Measures()
     try:
+        app_cpu = gunicorn_cpu_seconds(server.process.pid)
         wall = run_players(args.players, list(range(requests)), lambda n: measures.timed(
             BARE_KIND, server.port, "POST", "/api/v1/bare", {"roll": n, "hold": [False] * 5}))
+        app_cpu = gunicorn_cpu_seconds(server.process.pid) - app_cpu
     finally:
         server.stop()
-    return Row("bare Flask JSON POST", workers, wall, measures)
+    return Row("bare Flask JSON POST", workers, wall, measures, app_cpu)
 
 
 # ---------------------------------------------------------------- report
@@ -318,8 +360,9 @@ def print_table(args, rows: list[Row]) -> None:
           f"{args.worker_class} x {args.threads} thread(s), {os.cpu_count()} CPUs shared by "
           f"players, gunicorn and Redis; latencies in ms as p50 / p99 / p99.9")
     print()
-    print("| target | workers | games/s | actions/s | req/s | create | roll | score | errors |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("| target | workers | games/s | actions/s | req/s | create | roll | score | errors "
+          "| CPU ms/req gunicorn + redis |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for row in rows:
         latencies = row.measures.latencies
         actions = len(latencies["roll"]) + len(latencies["score"])
@@ -329,8 +372,11 @@ def print_table(args, rows: list[Row]) -> None:
         cells = ([latency_cell(latencies[BARE_KIND]), "-", "-"] if is_bare
                  else [latency_cell(latencies[kind]) for kind in KINDS])
         errors = sum(row.measures.errors.values())
+        cpu = f"{1000 * row.app_cpu / row.requests:.2f}"
+        if row.redis_cpu is not None:
+            cpu += f" + {1000 * row.redis_cpu / row.requests:.2f}"
         print(f"| {row.target} | {row.workers} | {games} | {action_rate} | "
-              f"{row.requests / row.wall:.0f} | {' | '.join(cells)} | {errors} |")
+              f"{row.requests / row.wall:.0f} | {' | '.join(cells)} | {errors} | {cpu} |")
 
 
 def main() -> None:
