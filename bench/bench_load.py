@@ -9,7 +9,8 @@ Prints a Markdown table: games/s, actions/s, p50/p99/p99.9 latency per action (c
 score), the error count, and the CPU time the servers spent per request (gunicorn's processes,
 and Redis's): a figure that holds even when other jobs share the machine, unlike the rates.
 Every player is a new anonymous player (its own cookie); rate limits are off because every
-player comes from 127.0.0.1.
+player comes from 127.0.0.1, unless ``--rate-limits`` turns them on with limits too high to
+refuse anything (to measure what counting costs).
 
     .venv/bin/python bench/bench_load.py --players 16 --games 150 --workers 1,2,4 --cluster \
         --compare-fsync
@@ -51,6 +52,7 @@ START_TIMEOUT = 30.0
 RULESETS = ("yacht", "yacht-bonus", "yahtzee")
 KINDS = ("create", "roll", "score")
 BARE_KIND = "bare"
+UNREACHABLE_LIMIT = "1000000/minute"
 
 
 def bare_app():
@@ -84,7 +86,7 @@ class Gunicorn:
     """gunicorn -c deploy/gunicorn.conf.py [APP] on a loopback port, stopped with SIGTERM."""
 
     def __init__(self, workdir: Path, workers: int, worker_class: str, threads: int,
-                 env: dict, app_uri: str | None = None):
+                 env: dict, app_uri: str | None = None, rate_limits: bool = False):
         """Start it and wait until /healthz (the service) or the bare endpoint answers."""
         self.port = free_port()
         log = workdir / f"gunicorn-{self.port}.log"
@@ -94,6 +96,10 @@ class Gunicorn:
         environment = {**os.environ, **env, "YACHT_DAILY_BIND": f"127.0.0.1:{self.port}",
                        "WEB_CONCURRENCY": str(workers), "YACHT_DAILY_WORKER_CLASS": worker_class,
                        "YACHT_DAILY_THREADS": str(threads), "YACHT_DAILY_RATE_LIMITS": "off"}
+        if rate_limits:
+            environment.update({f"YACHT_DAILY_RATE_LIMIT_{kind}": UNREACHABLE_LIMIT
+                                for kind in ("CREATE", "ACTIONS", "VERIFY")},
+                               YACHT_DAILY_RATE_LIMITS="on")
         environment.pop("PROMETHEUS_MULTIPROC_DIR", None)
         with log.open("wb") as out:
             self.process = subprocess.Popen(command, env=environment, stdout=out,
@@ -305,7 +311,8 @@ def bench_service(args, workdir: Path, data_dir: Path, redis_url: str, label: st
                   workers: int) -> Row:
     """Play ``--games`` whole games with ``--players`` players against one gunicorn."""
     env = {"REDIS_URL": redis_url, "YACHT_DAILY_DATA_DIR": str(data_dir)}
-    server = Gunicorn(workdir, workers, args.worker_class, args.threads, env)
+    server = Gunicorn(workdir, workers, args.worker_class, args.threads, env,
+                      rate_limits=args.rate_limits)
     try:
         date = dt.datetime.now(dt.UTC).date().isoformat()
         warm = Measures()
@@ -357,7 +364,8 @@ def latency_cell(values: list[float]) -> str:
 def print_table(args, rows: list[Row]) -> None:
     """The rows as one Markdown table."""
     print(f"{args.players} players, {args.games} games per row, worker class "
-          f"{args.worker_class} x {args.threads} thread(s), {os.cpu_count()} CPUs shared by "
+          f"{args.worker_class} x {args.threads} thread(s), rate limits "
+          f"{'counted' if args.rate_limits else 'off'}, {os.cpu_count()} CPUs shared by "
           f"players, gunicorn and Redis; latencies in ms as p50 / p99 / p99.9")
     print()
     print("| target | workers | games/s | actions/s | req/s | create | roll | score | errors "
@@ -389,6 +397,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--cluster", action="store_true",
                         help="add a row on a 3-master Redis Cluster (largest worker count)")
+    parser.add_argument("--rate-limits", action="store_true",
+                        help="count requests against (unreachable) rate limits in Redis")
     parser.add_argument("--compare-fsync", action="store_true",
                         help="add a row on appendfsync everysec (largest worker count)")
     args = parser.parse_args()
