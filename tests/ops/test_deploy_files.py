@@ -24,6 +24,34 @@ DEPLOY = ROOT / "deploy"
 VENV_BIN = Path(sys.executable).parent
 
 
+def gunicorn_settings(data_dir: Path, tmp_path: Path, **env: str) -> dict[str, str]:
+    """The settings gunicorn reads from deploy/gunicorn.conf.py (it loads the app too)."""
+    result = subprocess.run(
+        [str(VENV_BIN / "gunicorn"), "--print-config", "-c", str(DEPLOY / "gunicorn.conf.py")],
+        capture_output=True, text=True, cwd=tmp_path,
+        env={**os.environ, "YACHT_DAILY_DATA_DIR": str(data_dir),
+             "REDIS_URL": f"unix://{tmp_path}/absent.sock", **env})
+    assert result.returncode == 0, result.stderr
+    return dict(re.findall(r"^(\w+)\s+= (.*)$", result.stdout, re.MULTILINE))
+
+
+def test_gunicorn_config_loads_with_its_defaults_and_overrides(data_dir, tmp_path):
+    """The config loads the app; workers follow the cores unless WEB_CONCURRENCY says; the
+    access log is JSON; nothing is preloaded; workers are recycled with jitter."""
+    defaults = gunicorn_settings(data_dir, tmp_path)
+    assert defaults["workers"] == str(2 * os.cpu_count())
+    assert defaults["worker_class"] == "sync" and defaults["preload_app"] == "False"
+    assert defaults["logger_class"] == "app.observability.logs.GunicornJsonLogger"
+    assert defaults["accesslog"] == "-" and defaults["bind"] == "['127.0.0.1:8000']"
+    assert int(defaults["max_requests_jitter"]) > 0 and int(defaults["timeout"]) > 0
+    assert {"on_starting", "child_exit", "on_exit"} <= set(defaults)
+    tuned = gunicorn_settings(data_dir, tmp_path, WEB_CONCURRENCY="3",
+                              YACHT_DAILY_WORKER_CLASS="gthread", YACHT_DAILY_THREADS="4",
+                              YACHT_DAILY_BIND="0.0.0.0:8000")
+    assert (tuned["workers"], tuned["worker_class"], tuned["threads"]) == ("3", "gthread", "4")
+    assert tuned["bind"] == "['0.0.0.0:8000']"
+
+
 def compose_command() -> list[str] | None:
     """The compose client present here: the docker plugin, else docker-compose, else None."""
     if shutil.which("docker"):
