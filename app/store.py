@@ -8,12 +8,15 @@ on it. Values are canonical JSON.
 """
 
 import json
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import redis
 from redis.backoff import ExponentialBackoff
 from redis.cluster import RedisCluster
+from redis.commands.core import Script
+from redis.connection import Encoder
 from redis.retry import Retry
 
 from fairness import canonical_json
@@ -77,8 +80,45 @@ def connect(url: str):
                "socket_connect_timeout": SOCKET_TIMEOUT,
                "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), RETRIES)}
     if url.startswith(CLUSTER_SCHEME):
-        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], **options)
+        return LazyClusterClient("redis://" + url[len(CLUSTER_SCHEME):], options)
     return redis.Redis.from_url(url, health_check_interval=30, **options)
+
+
+class LazyClusterClient:
+    """A Redis Cluster client made on first use, and again on each use until that succeeds.
+
+    redis-py's cluster client reads the slot map as it is built: built at start-up, an
+    unreachable cluster would stop every worker from booting (and gunicorn with them) instead of
+    letting them answer 503 until it is back. Everything but script registration is the real
+    client's.
+    """
+
+    def __init__(self, url: str, options: dict):
+        """Remember how to connect; connect later."""
+        self._url = url
+        self._options = options
+        self._client: RedisCluster | None = None
+        self._lock = threading.Lock()
+
+    def register_script(self, script: str) -> Script:
+        """A script object calling through this client (no round trip)."""
+        return Script(self, script)
+
+    def get_encoder(self) -> Encoder:
+        """How scripts are encoded for their SHA-1, as the real client would."""
+        return Encoder("utf-8", "strict", self._options["decode_responses"])
+
+    def __getattr__(self, name: str):
+        """The real client's attribute, connecting first if needed."""
+        return getattr(self._connected(), name)
+
+    def _connected(self) -> RedisCluster:
+        """The real client, built now if it is not yet (raises while the cluster is away)."""
+        if self._client is None:
+            with self._lock:
+                if self._client is None:
+                    self._client = RedisCluster.from_url(self._url, **self._options)
+        return self._client
 
 
 def game_key(game_id: str) -> str:

@@ -45,6 +45,8 @@ errorlog = SERVER_SETTINGS["errorlog"]
 loglevel = os.environ.get("YACHT_DAILY_LOG_LEVEL", "info").lower()
 logger_class = SERVER_SETTINGS["logger_class"]
 proc_name = "yacht-daily"
+# No control socket in the service user's home: several servers on one host would share it.
+control_socket_disable = True
 
 # Metrics: a shared directory for the workers' samples (PROMETHEUS_MULTIPROC_DIR, else a private
 # temporary one), emptied at start and cleaned of dead workers.

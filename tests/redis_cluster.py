@@ -91,6 +91,16 @@ class LocalRedisCluster:
         self._wait_cluster_ok()
         return self
 
+    def restart(self) -> "LocalRedisCluster":
+        """Start the stopped nodes again on their ports and files, and wait until the cluster
+        serves every slot again."""
+        for port in self.ports:
+            self._processes.append(self._start_node(port))
+        for port in self.ports:
+            self._wait_pingable(port)
+        self._wait_cluster_ok()
+        return self
+
     def stop(self) -> None:
         """Stop every node and wait for it to exit."""
         for process in self._processes:

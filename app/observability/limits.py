@@ -5,12 +5,14 @@ replica through Redis; if Redis is down, each process counts in memory until it 
 Behind a proxy the client address is the one the proxy reports (``PROXY_HOPS``).
 """
 
+import logging
 import math
 import re
 import time
 
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from redis.exceptions import RedisClusterException
 
 from ..services import redis_url
 
@@ -20,6 +22,9 @@ ACTION_RULE = re.compile(rf"^{re.escape(API)}/games/<[^>]+>/(roll|score)$")
 VERIFY_RULE = f"{API}/verify"
 STORAGE_TIMEOUT = 2.0
 LIMITER_EXTENSION = "yacht_daily_limiter"
+MEMORY_STORAGE = "memory://"
+
+log = logging.getLogger(__name__)
 
 
 def storage_uri(url: str) -> str:
@@ -64,7 +69,14 @@ def init_app(app) -> None:
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
-    limiter = Limiter(get_remote_address, app=app)
+    try:
+        limiter = Limiter(get_remote_address, app=app)
+    except RedisClusterException as error:
+        # The cluster client connects as it is built: unreachable while this worker starts,
+        # the worker counts in memory until it is recycled, rather than not starting at all.
+        log.warning("rate limits counted in this process only: %s", error)
+        app.config["RATELIMIT_STORAGE_URI"] = MEMORY_STORAGE
+        limiter = Limiter(get_remote_address, app=app)
     # The limit decorators hold the limiter weakly: the app keeps it alive.
     app.extensions[LIMITER_EXTENSION] = limiter
     # Rolls and scorings share one budget; creation and verification have their own.
