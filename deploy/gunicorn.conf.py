@@ -11,7 +11,7 @@ from app.observability.gunicorn_hooks import SERVER_SETTINGS
 
 
 def default_workers() -> int:
-    """Two workers per core: each spends most of a request waiting on Redis."""
+    """Two workers per core: a worker waits on Redis for part of each request (performance.md)."""
     return 2 * (os.cpu_count() or 1)
 
 
