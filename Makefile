@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint vectors bench clean translations
+.PHONY: serve test vectors clean translations
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
