@@ -20,20 +20,26 @@ Loopback only and bounded: at most 64 players, 2000 games per row, 10 s per requ
 
 import argparse
 import datetime as dt
-import http.client
-import json
 import os
 import random
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
-import time
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+
+from http_load import (
+    ACTION_KINDS,
+    BARE_KIND,
+    BARE_PATH,
+    Measures,
+    ServerProcess,
+    bare_request,
+    free_port,
+    play_game,
+    quantile_ms,
+    run_players,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -47,131 +53,42 @@ from app.embedded import EmbeddedRedis  # noqa: E402
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 MAX_PLAYERS = 64
 MAX_GAMES = 2000
-REQUEST_TIMEOUT = 10.0
-START_TIMEOUT = 30.0
 RULESETS = ("yacht", "yacht-bonus", "yahtzee")
-KINDS = ("create", "roll", "score")
-BARE_KIND = "bare"
+KINDS = ("create", *ACTION_KINDS)
 UNREACHABLE_LIMIT = "1000000/minute"
-
-
-def bare_app():
-    """A Flask app with one JSON endpoint: parse a small body, answer a small object."""
-    from flask import Flask, jsonify, request
-
-    bare = Flask("bare")
-
-    @bare.post("/api/v1/bare")
-    def echo():
-        """What every Flask JSON route pays, without Redis or a game."""
-        body = request.get_json()
-        return jsonify({"ok": True, "roll": body.get("roll")})
-
-    return bare
 
 
 # ---------------------------------------------------------------- servers
 
 
-def free_port() -> int:
-    """A loopback port nothing listens on now."""
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Gunicorn:
-    """gunicorn -c deploy/gunicorn.conf.py [APP] on a loopback port, stopped with SIGTERM."""
-
-    def __init__(self, workdir: Path, workers: int, worker_class: str, threads: int,
-                 env: dict, app_uri: str | None = None, rate_limits: bool = False):
-        """Start it and wait until /healthz (the service) or the bare endpoint answers."""
-        self.port = free_port()
-        log = workdir / f"gunicorn-{self.port}.log"
-        command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
-        if app_uri:
-            command += ["--pythonpath", str(Path(__file__).resolve().parent), app_uri]
-        environment = {**os.environ, **env, "YACHT_DAILY_BIND": f"127.0.0.1:{self.port}",
-                       "WEB_CONCURRENCY": str(workers), "YACHT_DAILY_WORKER_CLASS": worker_class,
-                       "YACHT_DAILY_THREADS": str(threads), "YACHT_DAILY_RATE_LIMITS": "off"}
-        if rate_limits:
-            environment.update({f"YACHT_DAILY_RATE_LIMIT_{kind}": UNREACHABLE_LIMIT
-                                for kind in ("CREATE", "ACTIONS", "VERIFY")},
-                               YACHT_DAILY_RATE_LIMITS="on")
-        environment.pop("PROMETHEUS_MULTIPROC_DIR", None)
-        with log.open("wb") as out:
-            self.process = subprocess.Popen(command, env=environment, stdout=out,
-                                            stderr=subprocess.STDOUT, cwd=workdir)
-        probe = ("POST", "/api/v1/bare", {"roll": 0}) if app_uri else ("GET", "/readyz", None)
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited:\n{log.read_text()}")
-            try:
-                if send(self.port, *probe)[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"gunicorn did not start:\n{log.read_text()}")
-
-    def stop(self) -> None:
-        """SIGTERM, then wait."""
-        self.process.terminate()
-        self.process.wait(30)
+def start_gunicorn(workdir: Path, workers: int, worker_class: str, threads: int, env: dict,
+                   bare: bool = False, rate_limits: bool = False) -> ServerProcess:
+    """gunicorn -c deploy/gunicorn.conf.py on a loopback port, serving the service (ready once
+    /readyz answers) or, if ``bare``, the bare endpoint."""
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
+    if bare:
+        command += ["--pythonpath", str(Path(__file__).resolve().parent), "http_load:bare_app()"]
+    environment = {**os.environ, **env, "YACHT_DAILY_BIND": f"127.0.0.1:{port}",
+                   "WEB_CONCURRENCY": str(workers), "YACHT_DAILY_WORKER_CLASS": worker_class,
+                   "YACHT_DAILY_THREADS": str(threads), "YACHT_DAILY_RATE_LIMITS": "off"}
+    if rate_limits:
+        environment.update({f"YACHT_DAILY_RATE_LIMIT_{kind}": UNREACHABLE_LIMIT
+                            for kind in ("CREATE", "ACTIONS", "VERIFY")},
+                           YACHT_DAILY_RATE_LIMITS="on")
+    environment.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    probe = ("POST", BARE_PATH, bare_request(0)) if bare else ("GET", "/readyz", None)
+    return ServerProcess(command, port, environment, workdir / f"gunicorn-{port}.log", probe,
+                         cwd=workdir)
 
 
-def send(port: int, method: str, path: str, body=None, cookie: str | None = None):
-    """One request on a new connection; (status, JSON body, Set-Cookie)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
-    headers = {"Content-Type": "application/json"} if body is not None else {}
-    if cookie:
-        headers["Cookie"] = cookie
-    try:
-        connection.request(method, path, json.dumps(body) if body is not None else None, headers)
-        response = connection.getresponse()
-        raw = response.read()
-        answer = json.loads(raw) if response.getheader("Content-Type", "").startswith(
-            "application/json") else raw
-        return response.status, answer, response.getheader("Set-Cookie")
-    finally:
-        connection.close()
-
-
-class RelaxedRedis:
+class RelaxedRedis(EmbeddedRedis):
     """The embedded Redis's command line with ``appendfsync everysec``: at most a second of
     acknowledged writes lost in a power cut (a killed process loses none)."""
 
-    def __init__(self, directory: Path):
-        """Start it and wait until it answers."""
-        import redis
-
-        self.embedded = EmbeddedRedis(directory)
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.process = subprocess.Popen(
-            [*self.embedded.command_line(), "--appendfsync", "everysec"],
-            stdin=subprocess.DEVNULL, start_new_session=True)
-        client = redis.Redis.from_url(self.embedded.url)
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
-
-    @property
-    def url(self) -> str:
-        """Its socket's URL."""
-        return self.embedded.url
-
-    def stop(self) -> None:
-        """SIGTERM, then wait."""
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(30)
+    def command_line(self) -> list[str]:
+        """The embedded server's arguments; the later ``--appendfsync`` wins."""
+        return [*super().command_line(), "--appendfsync", "everysec"]
 
 
 def process_cpu_seconds(pid: int, reaped_children: bool = False) -> float:
@@ -207,86 +124,6 @@ def redis_cpu_seconds(redis_url: str) -> float:
     return sum(process_cpu_seconds(node["process_id"]) for node in info.values())
 
 
-# ---------------------------------------------------------------- players
-
-
-@dataclass
-class Measures:
-    """Latencies (seconds) by kind of request, games finished and errors, from every thread."""
-
-    latencies: dict = field(default_factory=lambda: defaultdict(list))
-    games: int = 0
-    errors: Counter = field(default_factory=Counter)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def timed(self, kind: str, port: int, method: str, path: str, body=None, cookie=None):
-        """Send a request and record its latency under ``kind``; errors count by status."""
-        started = time.perf_counter()
-        try:
-            status, answer, set_cookie = send(port, method, path, body, cookie)
-        except OSError as error:
-            with self.lock:
-                self.errors[type(error).__name__] += 1
-            return 0, None, None
-        elapsed = time.perf_counter() - started
-        with self.lock:
-            self.latencies[kind].append(elapsed)
-            if status not in (200, 201):
-                self.errors[status] += 1
-        return status, answer, set_cookie
-
-
-def play_game(port: int, date: str, ruleset: str, rng: random.Random, measures: Measures):
-    """A new player plays one whole game: one to three rolls a turn, then the best box."""
-    status, answer, set_cookie = measures.timed(
-        "create", port, "POST", "/api/v1/games", {"ruleset": ruleset, "date": date})
-    if status not in (200, 201):
-        return
-    cookie = set_cookie.split(";", 1)[0]
-    state = answer["game"]
-    while state["status"] == "playing":
-        if state["dice"] is not None and (state["rolls_left"] == 0 or rng.random() < 0.4):
-            box = max(state["allowed"], key=lambda b: (state["previews"][b], rng.random()))
-            kind, body = "score", {"category": box}
-        else:
-            hold = [False] * 5
-            if state["dice"] is not None:
-                face = Counter(state["dice"]).most_common(1)[0][0]
-                hold = [die == face for die in state["dice"]]
-            kind, body = "roll", {"hold": hold}
-        status, answer, _ = measures.timed(
-            kind, port, "POST", f"/api/v1/games/{state['id']}/{kind}",
-            {**body, "roll": state["next_action"]}, cookie)
-        if status != 200:
-            return
-        state = answer["game"]
-    with measures.lock:
-        measures.games += 1
-
-
-def run_players(players: int, jobs: list, work) -> float:
-    """Run ``work(job)`` for every job on ``players`` threads; the wall time in seconds."""
-    pending = list(reversed(jobs))
-    lock = threading.Lock()
-
-    def player():
-        """Take jobs until none is left."""
-        while True:
-            with lock:
-                if not pending:
-                    return
-                job = pending.pop()
-            work(job)
-
-    threads = [threading.Thread(target=player) for _ in range(players)]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return time.perf_counter() - started
-
-
 # ---------------------------------------------------------------- one row
 
 
@@ -304,15 +141,15 @@ class Row:
     @property
     def requests(self) -> int:
         """Requests answered."""
-        return sum(len(values) for values in self.measures.latencies.values())
+        return self.measures.requests
 
 
 def bench_service(args, workdir: Path, data_dir: Path, redis_url: str, label: str,
                   workers: int) -> Row:
     """Play ``--games`` whole games with ``--players`` players against one gunicorn."""
     env = {"REDIS_URL": redis_url, "YACHT_DAILY_DATA_DIR": str(data_dir)}
-    server = Gunicorn(workdir, workers, args.worker_class, args.threads, env,
-                      rate_limits=args.rate_limits)
+    server = start_gunicorn(workdir, workers, args.worker_class, args.threads, env,
+                            rate_limits=args.rate_limits)
     try:
         date = dt.datetime.now(dt.UTC).date().isoformat()
         warm = Measures()
@@ -332,13 +169,12 @@ def bench_service(args, workdir: Path, data_dir: Path, redis_url: str, label: st
 
 def bench_bare(args, workdir: Path, workers: int, requests: int) -> Row:
     """As many JSON POSTs to the bare endpoint, with as many players and the same settings."""
-    server = Gunicorn(workdir, workers, args.worker_class, args.threads, {},
-                      app_uri="bench_load:bare_app()")
+    server = start_gunicorn(workdir, workers, args.worker_class, args.threads, {}, bare=True)
     measures = Measures()
     try:
         app_cpu = gunicorn_cpu_seconds(server.process.pid)
         wall = run_players(args.players, list(range(requests)), lambda n: measures.timed(
-            BARE_KIND, server.port, "POST", "/api/v1/bare", {"roll": n, "hold": [False] * 5}))
+            BARE_KIND, server.port, "POST", BARE_PATH, bare_request(n)))
         app_cpu = gunicorn_cpu_seconds(server.process.pid) - app_cpu
     finally:
         server.stop()
@@ -348,17 +184,11 @@ def bench_bare(args, workdir: Path, workers: int, requests: int) -> Row:
 # ---------------------------------------------------------------- report
 
 
-def quantile_ms(values: list[float], fraction: float) -> str:
-    """The ``fraction`` quantile in milliseconds (nearest rank), or a dash."""
+def latency_cell(values: list[float]) -> str:
+    """``p50 / p99 / p99.9`` in milliseconds, or a dash without a value."""
     if not values:
         return "-"
-    ordered = sorted(values)
-    return f"{1000 * ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]:.1f}"
-
-
-def latency_cell(values: list[float]) -> str:
-    """``p50 / p99 / p99.9`` in milliseconds."""
-    return " / ".join(quantile_ms(values, q) for q in (0.5, 0.99, 0.999))
+    return " / ".join(f"{quantile_ms(values, q):.1f}" for q in (0.5, 0.99, 0.999))
 
 
 def print_table(args, rows: list[Row]) -> None:
@@ -373,7 +203,7 @@ def print_table(args, rows: list[Row]) -> None:
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for row in rows:
         latencies = row.measures.latencies
-        actions = len(latencies["roll"]) + len(latencies["score"])
+        actions = row.measures.actions
         is_bare = BARE_KIND in latencies
         games = "-" if is_bare else f"{row.measures.games / row.wall:.1f}"
         action_rate = "-" if is_bare else f"{actions / row.wall:.0f}"
@@ -418,12 +248,9 @@ def main() -> None:
                 rows += [service, bench_bare(args, workdir, workers, service.requests)]
         workers = max(worker_counts)
         if args.compare_fsync:
-            relaxed = RelaxedRedis(workdir / "relaxed")
-            try:
+            with RelaxedRedis(workdir / "relaxed") as relaxed:
                 rows.append(bench_service(args, workdir, data_dir, relaxed.url,
                                           "redis-server, AOF fsync everysec", workers))
-            finally:
-                relaxed.stop()
         if args.cluster:
             with LocalRedisCluster(workdir / "cluster", durable=True) as cluster:
                 rows.append(bench_service(args, workdir, data_dir, cluster.url,

@@ -1,0 +1,192 @@
+"""What the HTTP benchmarks (bench_api.py, bench_load.py) share: a bare Flask endpoint to set
+the service beside, a server subprocess on a loopback port, one request per connection, players
+who play whole games while every latency is recorded by kind of request, and quantiles.
+"""
+
+import http.client
+import json
+import random
+import socket
+import subprocess
+import threading
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REQUEST_TIMEOUT = 10.0
+START_TIMEOUT = 30.0
+BARE_PATH = "/api/v1/bare"
+BARE_KIND = "bare"
+ACTION_KINDS = ("roll", "score")
+
+
+def bare_app():
+    """A Flask app with one JSON endpoint: the floor any Flask route under gunicorn pays."""
+    from flask import Flask, jsonify, request
+
+    bare = Flask("bare")
+
+    @bare.post(BARE_PATH)
+    def echo():
+        """Parse a small JSON body and answer a small JSON object, without Redis or a game."""
+        body = request.get_json()
+        return jsonify({"ok": True, "roll": body.get("roll")})
+
+    return bare
+
+
+def bare_request(number: int) -> dict:
+    """The body sent to the bare endpoint: about the size of a roll's."""
+    return {"roll": number, "hold": [False] * 5}
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def send(port: int, method: str, path: str, body=None, cookie: str | None = None):
+    """One request on a new connection; (status, JSON body or raw bytes, Set-Cookie)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if cookie:
+        headers["Cookie"] = cookie
+    try:
+        connection.request(method, path, json.dumps(body) if body is not None else None, headers)
+        response = connection.getresponse()
+        raw = response.read()
+        answer = json.loads(raw) if raw and response.getheader("Content-Type", "").startswith(
+            "application/json") else raw
+        return response.status, answer, response.getheader("Set-Cookie")
+    finally:
+        connection.close()
+
+
+class ServerProcess:
+    """A server subprocess on a loopback port, its output in a log file, stopped with SIGTERM."""
+
+    def __init__(self, command: list[str], port: int, env: dict, log: Path, probe: tuple,
+                 cwd: Path | None = None):
+        """Start it and wait until ``probe`` (method, path, body) answers 200."""
+        self.port = port
+        with log.open("wb") as out:
+            self.process = subprocess.Popen(command, env=env, stdout=out,
+                                            stderr=subprocess.STDOUT, cwd=cwd)
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{command[0]} exited:\n{log.read_text()}")
+            try:
+                if send(port, *probe)[0] == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the server did not start:\n{log.read_text()}")
+
+    def stop(self) -> None:
+        """SIGTERM, then wait."""
+        self.process.terminate()
+        self.process.wait(30)
+
+
+@dataclass
+class Measures:
+    """Latencies (seconds) by kind of request, games finished and errors, from every thread."""
+
+    latencies: dict = field(default_factory=lambda: defaultdict(list))
+    games: int = 0
+    errors: Counter = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def timed(self, kind: str, port: int, method: str, path: str, body=None, cookie=None):
+        """Send a request and record its latency under ``kind``; errors count by status (or by
+        exception when no answer came)."""
+        started = time.perf_counter()
+        try:
+            status, answer, set_cookie = send(port, method, path, body, cookie)
+        except OSError as error:
+            with self.lock:
+                self.errors[type(error).__name__] += 1
+            return 0, None, None
+        elapsed = time.perf_counter() - started
+        with self.lock:
+            self.latencies[kind].append(elapsed)
+            if status not in (200, 201):
+                self.errors[status] += 1
+        return status, answer, set_cookie
+
+    @property
+    def requests(self) -> int:
+        """Requests answered."""
+        return sum(len(values) for values in self.latencies.values())
+
+    @property
+    def actions(self) -> int:
+        """Rolls and scorings answered."""
+        return sum(len(self.latencies[kind]) for kind in ACTION_KINDS)
+
+    def every_latency(self) -> list[float]:
+        """The latencies of every request, whatever its kind."""
+        return [value for values in self.latencies.values() for value in values]
+
+
+def play_game(port: int, date: str, ruleset: str, rng: random.Random, measures: Measures):
+    """A new player plays one whole game: one to three rolls a turn, then the best box."""
+    status, answer, set_cookie = measures.timed(
+        "create", port, "POST", "/api/v1/games", {"ruleset": ruleset, "date": date})
+    if status not in (200, 201):
+        return
+    cookie = set_cookie.split(";", 1)[0]
+    state = answer["game"]
+    while state["status"] == "playing":
+        if state["dice"] is not None and (state["rolls_left"] == 0 or rng.random() < 0.4):
+            box = max(state["allowed"], key=lambda b: (state["previews"][b], rng.random()))
+            kind, body = "score", {"category": box}
+        else:
+            hold = [False] * 5
+            if state["dice"] is not None:
+                face = Counter(state["dice"]).most_common(1)[0][0]
+                hold = [die == face for die in state["dice"]]
+            kind, body = "roll", {"hold": hold}
+        status, answer, _ = measures.timed(
+            kind, port, "POST", f"/api/v1/games/{state['id']}/{kind}",
+            {**body, "roll": state["next_action"]}, cookie)
+        if status != 200:
+            return
+        state = answer["game"]
+    with measures.lock:
+        measures.games += 1
+
+
+def run_players(players: int, jobs: list, work) -> float:
+    """Run ``work(job)`` for every job on ``players`` threads; the wall time in seconds."""
+    pending = list(reversed(jobs))
+    lock = threading.Lock()
+
+    def player():
+        """Take jobs until none is left."""
+        while True:
+            with lock:
+                if not pending:
+                    return
+                job = pending.pop()
+            work(job)
+
+    threads = [threading.Thread(target=player) for _ in range(players)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - started
+
+
+def quantile_ms(values: list[float], fraction: float) -> float:
+    """The ``fraction`` quantile (nearest rank) of latencies in seconds, in milliseconds."""
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
