@@ -11,24 +11,18 @@
   ``LiveServer.client()`` gives a cookie-keeping JSON client (one player).
 """
 
-import contextlib
 import datetime as dt
-import http.client
 import http.cookiejar
 import json
 import os
 import shutil
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from processes import ServerProcess, free_port, short_temp_dir
 
 from app import create_app, keys
 from app.embedded import EmbeddedRedis
@@ -38,8 +32,6 @@ EPOCH_START = dt.date(2026, 3, 1)
 EPOCH_DAYS = 400
 PLAY_DATE = "2026-03-10"
 PLAY_TIME = "2026-03-10T12:00:00Z"
-SERVER_START_TIMEOUT = 30.0
-SERVER_STOP_TIMEOUT = 20.0
 
 
 class ManualClock:
@@ -60,11 +52,6 @@ class ManualClock:
     def advance(self, **delta) -> None:
         """Move forward by a ``timedelta(**delta)``."""
         self.now += dt.timedelta(**delta)
-
-
-def short_temp_dir(prefix: str) -> Path:
-    """A new temporary directory with a short path (unix sockets allow ~100 characters)."""
-    return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
 
 
 @pytest.fixture(scope="session")
@@ -177,14 +164,7 @@ def _decode(response):
     return raw.decode()
 
 
-def free_port() -> int:
-    """A loopback port nothing listens on now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class LiveServer:
+class LiveServer(ServerProcess):
     """``yacht-daily serve`` in a subprocess: its URL, data directory, clock file and log."""
 
     def __init__(self, workdir: Path, workers: int = 2, threads: int = 1, redis_url=None,
@@ -195,7 +175,6 @@ class LiveServer:
         self.clock_file = workdir / "clock"
         self.log_file = workdir / "server.log"
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         self.set_clock(now)
         if not keys.is_initialised(self.data_dir):
             keys.initialise(self.data_dir, EPOCH_START, EPOCH_DAYS)
@@ -207,10 +186,7 @@ class LiveServer:
         command = [sys.executable, "-c", "from app.cli import main; main()", "serve",
                    "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
                    "--threads", str(threads)]
-        with self.log_file.open("wb") as log:
-            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL)
-        self._wait_ready()
+        self.launch(command, env, "/api/v1/rulesets")
 
     def set_clock(self, moment: str) -> None:
         """Set the server's time (ISO UTC); an empty string means the real time."""
@@ -219,36 +195,6 @@ class LiveServer:
     def client(self) -> JsonClient:
         """A new player."""
         return JsonClient(self.url)
-
-    def log(self) -> str:
-        """Everything the server (and its gunicorn workers) wrote so far."""
-        return self.log_file.read_text(errors="replace")
-
-    def stop(self) -> int:
-        """Stop the server with SIGTERM as an operator would; returns its exit status."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(SERVER_STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        return self.process.returncode
-
-    def _wait_ready(self) -> None:
-        """Wait until the API answers, or fail with the server's log."""
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"yacht-daily serve exited:\n{self.log()}")
-            with contextlib.suppress(OSError, http.client.HTTPException):
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                connection.request("GET", "/api/v1/rulesets")
-                if connection.getresponse().status == 200:
-                    return
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"yacht-daily serve did not answer in time:\n{self.log()}")
 
 
 @pytest.fixture(scope="session")

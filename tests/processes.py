@@ -1,0 +1,79 @@
+"""The servers tests run as subprocesses: short scratch directories, free loopback ports, and a
+base for an HTTP server process that logs to a file, is ready once a path answers 200, and stops
+on SIGTERM (SIGKILL if it hangs).
+"""
+
+import contextlib
+import http.client
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 20.0
+
+
+def short_temp_dir(prefix: str) -> Path:
+    """A new temporary directory with a short path (unix sockets allow ~100 characters)."""
+    return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class ServerProcess:
+    """An HTTP server subprocess on ``port`` (loopback), its output in ``log_file``.
+
+    A subclass sets ``port`` and ``log_file``, then calls ``launch``.
+    """
+
+    port: int
+    log_file: Path
+    process: subprocess.Popen
+
+    @property
+    def url(self) -> str:
+        """The server's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def launch(self, command: list[str], env: dict, ready_path: str,
+               cwd: Path | None = None) -> None:
+        """Start ``command`` and wait until GET ``ready_path`` answers 200, or fail with the
+        server's log."""
+        with self.log_file.open("wb") as log:
+            self.process = subprocess.Popen(command, env=env, cwd=cwd, stdout=log,
+                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited:\n{self.log()}")
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+            with contextlib.closing(connection), contextlib.suppress(OSError,
+                                                                     http.client.HTTPException):
+                connection.request("GET", ready_path)
+                if connection.getresponse().status == 200:
+                    return
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the server did not answer {ready_path} in time:\n{self.log()}")
+
+    def log(self) -> str:
+        """Everything the server (and its workers) wrote so far."""
+        return self.log_file.read_text(errors="replace")
+
+    def stop(self) -> int:
+        """SIGTERM (graceful, as an operator would), then SIGKILL if it hangs; its exit status."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
