@@ -31,7 +31,7 @@ from .days import DayWindow, day_window
 from .errors import ApiError
 from .keys import Secrets
 from .ledger_service import LedgerService
-from .store import GameRecord, Store
+from .store import GameMissing, GameRecord, Store
 
 CACHE_SIZE = 4096
 STREAM_CACHE_SIZE = 16
@@ -91,6 +91,11 @@ class Played:
         if now >= self.window.closes_at:
             return ABANDONED
         return PLAYING
+
+
+def game_not_found() -> ApiError:
+    """The 404 for a game id Redis does not hold."""
+    return ApiError(404, "game-not-found", "No game has this id.")
 
 
 class GameConflict(ApiError):
@@ -163,7 +168,8 @@ class GameService:
         """The stored game (read fresh), or a 404."""
         record = self.store.load_game(game_id)
         if record is None:
-            raise ApiError(404, "game-not-found", "No game has this id.")
+            self._forget(game_id)
+            raise game_not_found()
         return self._remember(record)
 
     def owns(self, player: str | None, played: Played) -> bool:
@@ -175,7 +181,8 @@ class GameService:
         """Apply ``action`` as action number ``number`` of the game, exactly once.
 
         A repeat of an applied action returns the game as that action left it; any other
-        number is a 409 ``stale-action`` carrying the current game.
+        number is a 409 ``stale-action`` carrying the current game. A game the store does not
+        hold (say Redis lost it) is a 404, with nothing written.
         """
         played = self._cached(game_id)
         fresh = played is None
@@ -208,7 +215,11 @@ class GameService:
             receipt = None
             if next_game.finished:
                 receipt = self.ledger.sign_receipt(played.record, next_game)
-            conflict = self.store.append_action(game_id, version, entry, receipt)
+            try:
+                conflict = self.store.append_action(game_id, version, entry, receipt)
+            except GameMissing:  # Redis lost it (e.g. a restart without persistence)
+                self._forget(game_id)
+                raise game_not_found() from None
             if conflict is None:
                 record = replace(played.record, transcript=(*played.record.transcript, entry),
                                  receipt=receipt)
@@ -244,6 +255,11 @@ class GameService:
             if played is not None:
                 self._games.move_to_end(game_id)
             return played
+
+    def _forget(self, game_id: str) -> None:
+        """Drop the game from the cache: Redis no longer has it."""
+        with self._lock:
+            self._games.pop(game_id, None)
 
     def _remember(self, record: GameRecord, game: Game | None = None) -> Played:
         """Cache the game (rebuilt from its transcript unless given) and return it."""

@@ -146,6 +146,10 @@ def leaves_key(date: str, ruleset: str) -> str:
     return f"{{d:{date}}}:leaves:{ruleset}"
 
 
+class GameMissing(KeyError):
+    """The game is not in Redis (never was, or Redis lost it): nothing was written."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """A stored game: who plays what, the transcript so far and, once finished, its receipt."""
@@ -225,15 +229,15 @@ class Store:
                       receipt: Mapping | None) -> GameRecord | None:
         """Append ``entry`` (and store ``receipt``) if the game is still at ``expected_version``.
 
-        Returns None when applied, else the game as it now stands. Raises KeyError when the
-        game does not exist.
+        Returns None when applied, else the game as it now stands. Raises GameMissing (a
+        KeyError) when the game does not exist, having written nothing.
         """
         reply = self._append_action(
             keys=[game_key(game_id), transcript_key(game_id)],
             args=[expected_version, _encode(entry), _encode(receipt) if receipt else ""],
         )
         if reply is None:
-            raise KeyError(game_id)
+            raise GameMissing(game_id)
         if reply == 1:
             return None
         return _record(game_id, *reply)
