@@ -1,0 +1,56 @@
+"""Verification: what a ledger, a game and a whole day prove, check by check.
+
+Every function returns ``Check``s whose ``detail`` says what was compared with what, so that a
+tampered field is identifiable from the failing line alone. ``ok`` is None for a check that
+could not be made (no Ed25519 library, no proof given): never a silent pass.
+
+Signatures are checked through a ``SignatureCheck`` the caller supplies (the core stays
+standard-library only); without one every signature check is reported as not checked.
+
+checks.py holds what every check shares; ledger_view.py and ledger_checks.py the ledger;
+game_checks.py one game; replay.py and fast_replay.py the replays; day.py a whole day.
+"""
+
+from .checks import (
+    MAX_LISTED,
+    NOT_CHECKED,
+    Check,
+    SignatureCheck,
+    compared,
+    dice_text,
+    hold_text,
+    safe_canonical,
+    short,
+)
+from .day import DayAudit, Progress, audit_day, check_leaderboard
+from .fast_replay import FastReplay, FastReplayed
+from .game_checks import check_game, computed_root
+from .ledger_checks import check_ledger
+from .ledger_view import LedgerView
+from .replay import CachedRules, Replayed, SharedStream, replay_checks
+
+__all__ = [
+    "MAX_LISTED",
+    "NOT_CHECKED",
+    "CachedRules",
+    "Check",
+    "DayAudit",
+    "FastReplay",
+    "FastReplayed",
+    "LedgerView",
+    "Progress",
+    "Replayed",
+    "SharedStream",
+    "SignatureCheck",
+    "audit_day",
+    "check_game",
+    "check_leaderboard",
+    "check_ledger",
+    "compared",
+    "computed_root",
+    "dice_text",
+    "hold_text",
+    "replay_checks",
+    "safe_canonical",
+    "short",
+]

@@ -1,0 +1,248 @@
+"""A whole day audited: every game of one (date, sheet) on one shared stream, the leaderboard."""
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .. import merkle
+from ..canonical import sha256_hex
+from ..dice import DiceStream
+from ..ledger import RECEIPT_TYPE, unsigned
+from .checks import (
+    NOT_CHECKED,
+    RECEIPT_FIELDS,
+    Check,
+    SignatureCheck,
+    aggregate,
+    compared,
+    field_problems,
+    safe_canonical,
+    short,
+    unchecked_canonical,
+)
+from .fast_replay import FastReplay
+from .ledger_checks import ledger_checks, reveal_check, seed_check
+from .ledger_view import LedgerView
+from .replay import CachedRules, SharedStream, replay_checks
+
+
+@dataclass(frozen=True)
+class DayAudit:
+    """A whole-day audit: its checks and the leaderboard recomputed from the replayed games."""
+
+    checks: list
+    leaderboard: list
+
+    @property
+    def ok(self) -> bool:
+        """True when every check holds."""
+        return all(check.ok is True for check in self.checks)
+
+
+Progress = Callable[[int, int], None]
+
+
+def audit_day(entries: list[dict], date: str, ruleset: str, games: list[dict],
+              verify_signature: SignatureCheck | None = None,
+              progress: Progress | None = None,
+              published_leaderboard: Mapping | None = None) -> DayAudit:
+    """Audit every game of one (date, sheet) on ONE shared dice stream.
+
+    ``games`` is the ``games`` list of ``GET /days/<date>/<ruleset>/games``. Every game is
+    replayed; every finished game's receipt must match it and be signed; the receipts' Merkle
+    root and count must be the reveal entry's; the leaderboard is recomputed from the replays
+    and, when given, compared with the published one (``GET /leaderboard/<date>/<ruleset>``).
+    """
+    view = LedgerView.read(entries)
+    checks = ledger_checks(view, verify_signature)
+    checks.append(reveal_check(view, date, ruleset))
+    if not checks[-1].ok:
+        return DayAudit(checks, [])
+    reveal = view.reveals[date]
+    checks.append(seed_check(view, reveal))
+    epoch = view.epoch_of(reveal["epoch"])
+    auditor = _DayAuditor(reveal, ruleset, epoch, verify_signature)
+    for done, game in enumerate(games, 1):
+        auditor.audit(game)
+        if progress is not None and (done % 1000 == 0 or done == len(games)):
+            progress(done, len(games))
+    checks.extend(auditor.checks())
+    leaderboard = auditor.leaderboard()
+    if published_leaderboard is not None:
+        checks.append(check_leaderboard(published_leaderboard, leaderboard))
+    return DayAudit(checks, leaderboard)
+
+
+def check_leaderboard(published: Mapping, leaderboard: Sequence[Mapping]) -> Check:
+    """The published leaderboard (players, top, distribution) against the replays' ranking.
+
+    Equal totals share a rank (1 + the number of better totals); who comes first among them is
+    the server's choice, so the top is compared as ranks, totals and (player, total) pairs.
+    """
+    totals = sorted((row["total"] for row in leaderboard), reverse=True)
+    failures = []
+    if published.get("players") != len(totals):
+        failures.append(f"players {published.get('players')!r} ≠ {len(totals)} finished games")
+    unclaimed = Counter((row["player"], row["total"]) for row in leaderboard)
+    top = published.get("top") or []
+    for place, row in enumerate(top, 1):
+        total = row.get("total") if isinstance(row, dict) else None
+        if place > len(totals) or total != totals[place - 1]:
+            best = totals[place - 1] if place <= len(totals) else "nothing"
+            failures.append(f"#{place}: total {total!r} ≠ the replays' #{place} {best}")
+            continue
+        rank = 1 + sum(1 for other in totals if other > total)
+        if row.get("rank") != rank:  # a row with a matching total is an object
+            failures.append(f"#{place}: rank {row.get('rank')!r} ≠ {rank} for a total of {total}")
+        if unclaimed[(row.get("player"), total)] <= 0:
+            failures.append(f"#{place}: {row.get('player')!r} has no replayed game totalling "
+                            f"{total}")
+        unclaimed[(row.get("player"), total)] -= 1
+    bands = published.get("distribution") or []
+    for band in bands:
+        low, high = (band.get("from"), band.get("to")) if isinstance(band, dict) else (0, -1)
+        if type(low) is not int or type(high) is not int or low > high:
+            failures.append(f"score band {band!r} is not a from..to range")
+            continue
+        count = sum(1 for total in totals if low <= total <= high)
+        if band.get("count") != count:
+            failures.append(f"{low}–{high}: {band.get('count')!r} ≠ {count} replayed totals")
+    return aggregate("leaderboard", failures,
+                     f"published players {len(totals)}, top {len(top)} and {len(bands)} score "
+                     "bands = the ranking of the replayed games")
+
+
+_DAY_CHECKS = ("games replayed", "games complete", "receipts", "transcript hashes", "totals",
+               "receipt signatures")
+
+
+class _DayAuditor:
+    """Accumulates one (date, sheet)'s game audits."""
+
+    def __init__(self, reveal: Mapping, ruleset: str, epoch: Mapping | None,
+                 verify_signature: SignatureCheck | None):
+        """Prepare the shared stream and the cached rules."""
+        self.reveal = reveal
+        self.ruleset = ruleset
+        self.epoch = epoch
+        self.verify_signature = verify_signature
+        self.stream = SharedStream(DiceStream(reveal["seed"], reveal["date"], ruleset))
+        self.rules = CachedRules(ruleset)
+        self.fast = FastReplay(self.stream, self.rules)
+        self.failures: dict[str, list[str]] = {name: [] for name in _DAY_CHECKS}
+        self.leaves: list[tuple[str, bytes]] = []
+        self.results: list[dict] = []
+        self.seen: set = set()
+        self.games = 0
+        self.signatures = 0
+
+    def audit(self, game) -> None:
+        """Audit one published game."""
+        self.games += 1
+        if not isinstance(game, Mapping) or not isinstance(game.get("id"), str):
+            self.failures["games replayed"].append(f"game #{self.games}: no id")
+            return
+        game_id = game["id"]
+        if game_id in self.seen:
+            self.failures["games replayed"].append(f"game {game_id}: listed twice")
+            return
+        self.seen.add(game_id)
+        transcript = game.get("transcript")
+        replayed = self.fast.run(transcript)
+        if replayed is None:  # something differs: the detailed replay names it
+            replayed = replay_checks(transcript, self.stream, scorer=self.rules)
+            failed = [c for c in replayed.checks if c.name != "game complete"]
+            if failed:
+                self.failures["games replayed"].append(
+                    f"game {game_id}: {failed[0].name}: {failed[0].detail}")
+        finished = game.get("status") == "finished"
+        complete = len(replayed.boxes) == len(self.rules.ruleset.categories)
+        if finished != complete:
+            self.failures["games complete"].append(
+                f"game {game_id}: status {game.get('status')!r} but "
+                f"{len(replayed.boxes)} of {len(self.rules.ruleset.categories)} boxes filled")
+        receipt = game.get("receipt")
+        if receipt is None:
+            if finished:
+                self.failures["receipts"].append(f"game {game_id}: finished without a receipt")
+            return
+        self._audit_receipt(game, receipt, transcript, replayed)
+
+    def _audit_receipt(self, game: Mapping, receipt, transcript, replayed) -> None:
+        """Check a published game's receipt against the game, its replay, and its signature."""
+        game_id = game["id"]
+        problems = field_problems(receipt, RECEIPT_FIELDS, "receipt")
+        expected = {"type": RECEIPT_TYPE, "game": game_id, "epoch": self.reveal["epoch"],
+                    "date": self.reveal["date"], "ruleset": self.ruleset,
+                    "player": game.get("player")}
+        if not problems:
+            problems = [f"{key} {receipt[key]!r} ≠ {value!r}"
+                        for key, value in expected.items() if receipt[key] != value]
+        if problems:
+            self.failures["receipts"].append(f"game {game_id}: {'; '.join(problems)}")
+            return
+        encoded = getattr(replayed, "encoded", None) or safe_canonical(transcript)
+        actual = sha256_hex(encoded) if encoded is not None else None
+        if actual != receipt["transcript_sha256"]:
+            self.failures["transcript hashes"].append(
+                f"game {game_id}: SHA-256 of the transcript {actual} ≠ receipt "
+                f"transcript_sha256 {receipt['transcript_sha256']}")
+        total = replayed.totals.total
+        if total != receipt["total"]:
+            self.failures["totals"].append(
+                f"game {game_id}: recomputed {total} ≠ receipt total {receipt['total']}")
+        message = unchecked_canonical(unsigned(receipt)).encode("utf-8")
+        if self.verify_signature is not None:
+            key = self.epoch["public_key"]
+            if not self.verify_signature(key, message, receipt["sig"]):
+                self.failures["receipt signatures"].append(
+                    f"game {game_id}: sig {short(receipt['sig'])} is not a valid Ed25519 "
+                    f"signature by epoch {receipt['epoch']}'s key {short(key)}")
+            self.signatures += 1
+        self.leaves.append((game_id, merkle.leaf_hash(message)))
+        self.results.append({"player": game.get("player"), "name": game.get("name"),
+                             "game": game_id, "total": total})
+
+    def checks(self) -> list[Check]:
+        """The day's checks, aggregated over its games."""
+        games, receipts = self.games, len(self.leaves)
+        successes = {
+            "games replayed": f"{games} games: every roll equals the shared stream with its "
+                              "holds, every box follows the rules",
+            "games complete": f"{receipts} finished with every box filled, "
+                              f"{games - receipts} unfinished",
+            "receipts": f"{receipts} receipts, each naming its game, player, date, sheet, epoch",
+            "transcript hashes": f"{receipts} transcripts hash to their receipt's "
+                                 "transcript_sha256",
+            "totals": f"{receipts} recomputed totals = their receipt's total",
+        }
+        checks = [aggregate(name, self.failures[name], successes[name])
+                  for name in successes]
+        if self.verify_signature is None:
+            checks.append(Check("receipt signatures", None, NOT_CHECKED))
+        else:
+            checks.append(aggregate("receipt signatures", self.failures["receipt signatures"],
+                                    f"{self.signatures} valid Ed25519 signatures by epoch "
+                                    f"{self.reveal['epoch']}'s key"))
+        published = self.reveal["games"].get(self.ruleset)
+        checks.append(Check("game count", receipts == published,
+                            f"{receipts} receipts {'=' if receipts == published else '≠'} "
+                            f"reveal games[{self.ruleset}] {published}"))
+        leaves = [leaf for _, leaf in sorted(self.leaves, key=lambda item: item[0])]
+        root = merkle.root(leaves).hex()
+        checks.append(Check("merkle root", root == self.reveal["roots"][self.ruleset],
+                            f"root of the {receipts} receipts by game id "
+                            f"{compared(root, self.reveal['roots'][self.ruleset])} "
+                            f"reveal roots[{self.ruleset}]"))
+        return checks
+
+    def leaderboard(self) -> list[dict]:
+        """The finished games ranked by total (ties share a rank, then by game id)."""
+        ranked = sorted(self.results, key=lambda r: (-r["total"], r["game"]))
+        board, rank = [], 0
+        for position, result in enumerate(ranked, 1):
+            if position == 1 or result["total"] != ranked[position - 2]["total"]:
+                rank = position
+            board.append({"rank": rank, **result})
+        return board
+

@@ -1,0 +1,246 @@
+"""Replaying a transcript check by check, on a day's dice stream drawn once, scoring cached.
+
+``replay_checks`` accepts exactly what ``fairness.game.replay`` accepts but goes on after a
+mismatch, naming every wrong entry; ``SharedStream`` and ``CachedRules`` let a whole day's
+games share the stream and the scoring.
+"""
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .. import rules
+from ..dice import DiceStream
+from ..game import ROLLS_PER_TURN
+from ..scoring import is_five_of_a_kind
+from ..sheets import UPPER, UPPER_BONUS_THRESHOLD, get_ruleset
+from .checks import Check, dice_text, hold_text
+
+_ROLL_KEYS = frozenset({"action", "hold", "dice"})
+_SCORE_KEYS = frozenset({"action", "category", "points", "bonus"})
+
+
+@dataclass
+class Replayed:
+    """A replay's outcome: the checks (failures only unless explained), the sheet and totals."""
+
+    checks: list
+    boxes: dict
+    extra_bonus: int
+    ruleset: str
+
+    @property
+    def totals(self) -> rules.Totals:
+        """The recomputed breakdown."""
+        return rules.totals(self.ruleset, self.boxes, self.extra_bonus)
+
+
+class SharedStream:
+    """A day's dice stream computed once for all the day's games: every roll a game can take."""
+
+    def __init__(self, stream: DiceStream):
+        """Draw all the rolls of a full game (3 per box) from ``stream``."""
+        self.date = stream.date
+        self.ruleset = stream.ruleset
+        count = ROLLS_PER_TURN * len(get_ruleset(stream.ruleset).categories)
+        self.rolls = [stream.roll(number) for number in range(count)]
+
+    def roll(self, number: int) -> tuple:
+        """The five dice drawn by roll ``number``."""
+        return self.rolls[number]
+
+
+def replay_checks(transcript, stream: DiceStream | SharedStream, explain: bool = False,
+                  scorer: "CachedRules | None" = None) -> Replayed:
+    """Replay ``transcript`` on ``stream``: a check per roll and per box, and one for completion.
+
+    It accepts exactly the transcripts ``fairness.game.replay`` accepts, but goes on after a
+    mismatch (with what the rules give) so that every wrong entry is named. With ``explain``
+    False only failing checks are kept (the whole-day audit's fast path).
+    """
+    ruleset = get_ruleset(stream.ruleset)
+    scorer = scorer or CachedRules(ruleset.id)
+    state = _ReplayState(ruleset, explain)
+    if not isinstance(transcript, list | tuple):
+        state.fail("transcript", "the transcript is not a list of actions")
+        return state.result()
+    for index, entry in enumerate(transcript):
+        action = entry.get("action") if isinstance(entry, Mapping) else None
+        if action == "roll":
+            state.roll(index, entry, stream)
+        elif action == "score":
+            state.score(index, entry, scorer)
+        else:
+            state.fail(f"action {index}", f"unknown action {action!r} (a roll or a score)")
+    complete = len(state.boxes) == len(ruleset.categories)
+    state.record("game complete", complete,
+                 f"{len(state.boxes)} of {len(ruleset.categories)} boxes filled")
+    return state.result()
+
+
+class CachedRules:
+    """The core's scoring of one sheet, cached per (box, dice): the same dice recur all day."""
+
+    def __init__(self, ruleset_id: str):
+        """Bind the cache to a sheet."""
+        self.ruleset = get_ruleset(ruleset_id)
+        self._points: dict = {}
+        self._upper = frozenset(c.id for c in self.ruleset.categories if c.section == UPPER)
+
+    def points(self, category: str, dice: tuple, boxes: Mapping) -> int:
+        """``rules.score``: cached unless the Joker rule makes the sheet matter."""
+        if self.joker(dice, boxes):
+            return rules.score(self.ruleset.id, category, dice, boxes)
+        key = (category, dice)
+        if key not in self._points:
+            self._points[key] = rules.score(self.ruleset.id, category, dice)
+        return self._points[key]
+
+    def allowed(self, category: str, dice: tuple, boxes: Mapping) -> rules.Placement | None:
+        """None when ``category`` is free and allowed, else the placement that forbids it."""
+        if self.joker(dice, boxes):
+            placement = rules.placement(self.ruleset.id, dice, boxes)
+            return None if category in placement.allowed else placement
+        return None
+
+    def bonus(self, dice: tuple, boxes: Mapping) -> int:
+        """``rules.extra_bonus`` (zero unless five of a kind)."""
+        if not is_five_of_a_kind(dice):
+            return 0
+        return rules.extra_bonus(self.ruleset.id, dice, boxes)
+
+    def joker(self, dice: tuple, boxes: Mapping) -> bool:
+        """True when the forced Joker rule applies to these dice on this sheet."""
+        return rules.joker_applies(self.ruleset, dice, boxes)
+
+    def totals(self, boxes: Mapping, extra_bonus_points: int) -> rules.Totals:
+        """``rules.totals`` for a sheet whose boxes are known valid, without re-validating."""
+        upper = sum(points for box, points in boxes.items() if box in self._upper)
+        bonus = self.ruleset.upper_bonus if upper >= UPPER_BONUS_THRESHOLD else 0
+        return rules.Totals(upper, bonus, sum(boxes.values()) - upper, extra_bonus_points)
+
+
+class _ReplayState:
+    """The sheet being rebuilt while a transcript is checked."""
+
+    def __init__(self, ruleset, explain: bool):
+        """An empty sheet of ``ruleset``."""
+        self.ruleset = ruleset
+        self.explain = explain
+        self.checks: list[Check] = []
+        self.boxes: dict[str, int] = {}
+        self.dice: tuple | None = None
+        self.rolls_in_turn = 0
+        self.rolls_taken = 0
+        self.extra_bonus = 0
+
+    def record(self, name: str, ok: bool, detail: str) -> None:
+        """Keep a check (a passing one only when explaining)."""
+        if self.explain or not ok:
+            self.checks.append(Check(name, ok, detail))
+
+    def fail(self, name: str, detail: str) -> None:
+        """Keep a failing check."""
+        self.checks.append(Check(name, False, detail))
+
+    def result(self) -> Replayed:
+        """The outcome so far."""
+        return Replayed(self.checks, self.boxes, self.extra_bonus, self.ruleset.id)
+
+    @property
+    def finished(self) -> bool:
+        """True once every box is filled."""
+        return len(self.boxes) == len(self.ruleset.categories)
+
+    def roll(self, index: int, entry: Mapping, stream: DiceStream) -> None:
+        """Check a roll entry; when legal, continue with the dice the stream gives."""
+        name = f"roll {self.rolls_taken}"
+        hold = entry.get("hold")
+        problem = self._roll_problem(entry, hold)
+        if problem:
+            self.fail(name, f"action {index}: {problem}")
+            return
+        drawn = stream.roll(self.rolls_taken)
+        current = self.dice or (0,) * 5
+        dice = tuple(current[p] if hold[p] else drawn[p] for p in range(5))
+        recorded = entry["dice"]
+        exact = (isinstance(recorded, list | tuple) and len(recorded) == 5
+                 and all(type(d) is int for d in recorded) and tuple(recorded) == dice)
+        first = 5 * self.rolls_taken
+        text = (f"stream dice {first}–{first + 4} give {dice_text(drawn)} with hold "
+                f"{hold_text(hold)} → {dice_text(dice)}")
+        if exact:
+            self.record(name, True, text)
+        else:
+            self.fail(name, f"{text} but the transcript records {recorded!r}")
+        self.dice = dice
+        self.rolls_in_turn += 1
+        self.rolls_taken += 1
+
+    def _roll_problem(self, entry: Mapping, hold) -> str | None:
+        """Why this roll is not a legal, well-formed roll entry now, or None."""
+        if set(entry) != _ROLL_KEYS:
+            return f"a roll entry has exactly the keys action, dice, hold; got {sorted(entry)}"
+        if not isinstance(hold, list | tuple) or len(hold) != 5 or any(
+            type(flag) is not bool for flag in hold
+        ):
+            return f"hold {hold!r} is not five true/false values"
+        if self.finished:
+            return "the game is over: every box is filled"
+        if self.rolls_in_turn >= ROLLS_PER_TURN:
+            return f"no rolls left: a turn has {ROLLS_PER_TURN} rolls"
+        if self.dice is None and any(hold):
+            return f"hold {hold_text(hold)} on a turn's first roll (nothing can be held yet)"
+        return None
+
+    def score(self, index: int, entry: Mapping, scorer: CachedRules) -> None:
+        """Check a score entry; when legal, fill the box with what the rules give."""
+        category = entry.get("category")
+        name = f"box {category if isinstance(category, str) else _compact(category)}"
+        problem = self._score_problem(entry, category, scorer)
+        if problem:
+            self.fail(name, f"action {index}: {problem}")
+            return
+        points = scorer.points(category, self.dice, self.boxes)
+        bonus = scorer.bonus(self.dice, self.boxes)
+        recorded = (entry["points"], entry["bonus"])
+        exact = (type(recorded[0]) is int and type(recorded[1]) is int
+                 and recorded == (points, bonus))
+        joker = " (Joker rule)" if scorer.joker(self.dice, self.boxes) else ""
+        text = (f"turn {len(self.boxes) + 1}: {dice_text(self.dice)} score {points} in "
+                f"{category}{joker}, bonus {bonus}")
+        if exact:
+            self.record(name, True, f"{text} = recorded {points}, bonus {bonus}")
+        else:
+            self.fail(name, f"{text} but the transcript records points {recorded[0]!r}, "
+                            f"bonus {recorded[1]!r}")
+        self.boxes[category] = points
+        self.extra_bonus += bonus
+        self.dice = None
+        self.rolls_in_turn = 0
+
+    def _score_problem(self, entry: Mapping, category, scorer: CachedRules) -> str | None:
+        """Why this score is not a legal, well-formed score entry now, or None."""
+        if set(entry) != _SCORE_KEYS:
+            return (f"a score entry has exactly the keys action, bonus, category, points; "
+                    f"got {sorted(entry)}")
+        if self.finished:
+            return "the game is over: every box is filled"
+        if self.dice is None:
+            return "a box is scored before the turn's first roll"
+        if not isinstance(category, str) or self.ruleset.category(category) is None:
+            return f"{category!r} is not a box of {self.ruleset.id}"
+        if category in self.boxes:
+            return f"the {category} box is already filled"
+        forbidding = scorer.allowed(category, self.dice, self.boxes)
+        if forbidding is not None:
+            return f"{forbidding.reason('en')} ({dice_text(self.dice)} may not go in {category})"
+        return None
+
+
+def _compact(value) -> str:
+    """A value as compact JSON for a check's name or message (repr if it has none)."""
+    try:
+        return json.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return repr(value)
