@@ -111,8 +111,8 @@ def _signed(key: Ed25519PrivateKey, obj: dict) -> dict:
 
 
 def _reveal_time(date: str) -> str:
-    """When a date's reveal happens: 2 days later at 13:01Z."""
-    return f"{dt.date.fromisoformat(date) + dt.timedelta(days=2)}T13:01:00Z"
+    """When a date's reveal happens: the next day at 13:01Z (closing + 1 min, app/days.py)."""
+    return f"{dt.date.fromisoformat(date) + dt.timedelta(days=1)}T13:01:00Z"
 
 
 def _play_games(rng: random.Random, key, epoch: int, seed: bytes, date: str, ruleset: str,

@@ -53,16 +53,17 @@ def inclusion_path(index: int, leaf_hashes: Sequence[bytes]) -> list[bytes]:
     return path
 
 
-def verify_inclusion(
-    leaf: bytes, index: int, size: int, path: Sequence[bytes], root_hash: bytes
-) -> bool:
-    """Check an inclusion proof of the leaf hash ``leaf`` (RFC 9162 section 2.1.3.2)."""
+def inclusion_root(leaf: bytes, index: int, size: int, path: Sequence[bytes]) -> bytes | None:
+    """The root an inclusion proof of leaf hash ``leaf`` leads to (RFC 9162 section 2.1.3.2).
+
+    None when the proof is ill-shaped for a tree of ``size`` leaves.
+    """
     if not 0 <= index < size:
-        return False
+        return None
     fn, sn, result = index, size - 1, leaf
     for sibling in path:
         if sn == 0:
-            return False
+            return None
         if fn & 1 or fn == sn:
             result = node_hash(sibling, result)
             while not fn & 1 and fn != 0:
@@ -70,4 +71,11 @@ def verify_inclusion(
         else:
             result = node_hash(result, sibling)
         fn, sn = fn >> 1, sn >> 1
-    return sn == 0 and result == root_hash
+    return result if sn == 0 else None
+
+
+def verify_inclusion(
+    leaf: bytes, index: int, size: int, path: Sequence[bytes], root_hash: bytes
+) -> bool:
+    """Check an inclusion proof of the leaf hash ``leaf`` against ``root_hash``."""
+    return inclusion_root(leaf, index, size, path) == root_hash

@@ -125,17 +125,4 @@ def _proof_checks(receipt: Mapping, reveal: Mapping, proof: Mapping | None) -> l
 
 def computed_root(leaf: bytes, index: int, size: int, path: Sequence[bytes]) -> bytes | None:
     """The root an RFC 9162 inclusion proof leads to, or None if the proof is ill-shaped."""
-    if not 0 <= index < size:
-        return None
-    fn, sn, result = index, size - 1, leaf
-    for sibling in path:
-        if sn == 0:
-            return None
-        if fn & 1 or fn == sn:
-            result = merkle.node_hash(sibling, result)
-            while not fn & 1 and fn != 0:
-                fn, sn = fn >> 1, sn >> 1
-        else:
-            result = merkle.node_hash(result, sibling)
-        fn, sn = fn >> 1, sn >> 1
-    return result if sn == 0 else None
+    return merkle.inclusion_root(leaf, index, size, path)

@@ -99,7 +99,7 @@ class TestStandardLibraryOnly:
     """The core imports nothing but the standard library and itself."""
 
     @pytest.mark.parametrize(
-        "module", sorted((ROOT / "fairness").glob("*.py")), ids=lambda p: p.name
+        "module", sorted((ROOT / "fairness").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT))
     )
     def test_imports(self, module):
         outside = _imported_modules(module) - set(sys.stdlib_module_names) - {"fairness"}

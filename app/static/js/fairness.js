@@ -3,7 +3,7 @@
 // An ES module without dependencies or build step; it runs in the browser and in Node >= 20.
 // Every hash, HMAC and signature goes through WebCrypto (crypto.subtle), so every function that
 // touches one is async. `verifyGame` returns one {name, ok, detail} per check, with the same
-// names (and, when all holds, the same details) as fairness/audit.py and /verify.py.
+// names (and, when all holds, the same details) as fairness/audit/ and /verify.py.
 // ok === null means the check could not be made (e.g. no Ed25519 in this WebCrypto): never a pass.
 
 const subtle = globalThis.crypto.subtle;
