@@ -1,5 +1,6 @@
 """Ed25519 signatures over the canonical bytes ``fairness.ledger.signed_bytes`` defines."""
 
+import functools
 from collections.abc import Mapping
 
 from cryptography.exceptions import InvalidSignature
@@ -7,6 +8,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from fairness.ledger import signed_bytes
+
+PUBLIC_KEY_CACHE_SIZE = 64  # a few epochs' keys; a posted receipt may name any other
 
 
 class Signer:
@@ -47,11 +50,17 @@ def new_private_key_pem() -> bytes:
     )
 
 
+@functools.lru_cache(maxsize=PUBLIC_KEY_CACHE_SIZE)
+def public_key(public_key_hex: str) -> Ed25519PublicKey:
+    """The Ed25519 public key written in hex, loaded once per key (an audit checks thousands of
+    signatures by the same one); raises ValueError or TypeError when it is not one."""
+    return Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key_hex))
+
+
 def verify_signature(public_key_hex: str, message: bytes, signature_hex: str) -> bool:
     """True when ``signature_hex`` is a valid Ed25519 signature of ``message`` by that key."""
     try:
-        public_key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key_hex))
-        public_key.verify(bytes.fromhex(signature_hex), message)
+        public_key(public_key_hex).verify(bytes.fromhex(signature_hex), message)
     except (InvalidSignature, ValueError, TypeError):
         return False
     return True
