@@ -112,3 +112,71 @@ def script_messages() -> dict[str, str]:
         "noMark": _("failed"),
         "skipMark": _("not checkable"),
     }
+
+
+def api_error_messages() -> dict[str, str]:
+    """What the page says for each error code the API (or the page's own fetch) can answer, in
+    the request's language; a code missing here shows the API's own message.
+
+    ``joker-forbids`` is missing on purpose: the API explains that refusal in the request's
+    language already, naming the box the rule asks for.
+    """
+    unavailable = _("The server is not answering right now; try again in a few seconds.")
+    return {
+        # the connection, and answers a proxy gives without the API's JSON
+        "network": _("The connection dropped; check your network and try again."),
+        "http-502": unavailable,
+        "http-503": unavailable,
+        "http-504": unavailable,
+        # the request itself
+        "bad-request": _("The request is malformed."),
+        "unsupported-media-type": _("The request was not sent as JSON."),
+        "invalid-json": _("The request is not valid JSON."),
+        "invalid-body": _("The request is not what this address expects."),
+        "invalid-field": _("A field of the request is missing or has the wrong type."),
+        "request-entity-too-large": _("The request is too large."),
+        "not-found": _("This address does not exist."),
+        "method-not-allowed": _("This address does not take this kind of request."),
+        "too-many-requests": _(
+            "Too many requests from your connection: wait a moment, then try again."
+        ),
+        # sheets, dates and names
+        "unknown-ruleset": _("This sheet is not one of the daily sheets."),
+        "unknown-category": _("This box is not on the sheet."),
+        "invalid-date": _("This is not a calendar date (YYYY-MM-DD)."),
+        "chain-error": _("There is no challenge on this date."),
+        "date-not-today": _("This date is not today anywhere on Earth: no new game can start."),
+        "day-closed": _("This day’s challenge is closed: no more moves can be played."),
+        "invalid-name": _("Use 1 to 24 characters: letters, digits, spaces or punctuation."),
+        # games and moves
+        "game-not-found": _("No game found with this id."),
+        "not-your-game": _(
+            "This game belongs to another player; it becomes public once its date is revealed."
+        ),
+        "stale-action": _("Your game moved on meanwhile (in another tab?): reload the page."),
+        "busy": _("The game changed too often meanwhile; try again."),
+        "illegal-move": _("The rules do not allow this move now."),
+        "invalid-hold": _("The dice to keep must be five yes-or-no choices."),
+        "hold-on-first-roll": _("No die can be kept before the turn’s first roll."),
+        "no-rolls-left": _("No rolls left this turn: pick a box."),
+        "not-rolled": _("Roll the dice before picking a box."),
+        "box-filled": _("This box is already filled."),
+        "game-over": _("The game is over: every box is filled."),
+        "invalid-dice": _("Dice must be five whole numbers from 1 to 6."),
+        "invalid-seed": _("A seed must be 64 hexadecimal digits."),
+        "replay-mismatch": _("The transcript does not match the dice and the rules."),
+        "fairness-error": _("The game data is not valid."),
+        # results, ledger and verification
+        "not-finished": _("The game is not finished yet."),
+        "invalid-limit": _("The leaderboard size must be a whole number from 1 to 100."),
+        "not-revealed": _("This date is not revealed yet."),
+        "no-proof": _("A proof exists only for a finished game, once its date is revealed."),
+        "no-receipt": _("Only a finished game has a receipt to verify."),
+        "ledger-error": _("A ledger entry, receipt or proof is malformed."),
+        # the server
+        "storage-unavailable": _(
+            "The game store is unavailable for a moment; try again in a few seconds."
+        ),
+        "misconfigured": _("This server is being reconfigured; try again later."),
+        "internal-error": _("Something went wrong on our side."),
+    }

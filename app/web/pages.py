@@ -27,7 +27,7 @@ from fairness import InvalidDate, parse_date
 from . import board
 from .histogram import histogram
 from .locale import LANGUAGES
-from .messages import script_messages
+from .messages import api_error_messages, script_messages
 from .sheets_view import daily_sheets, is_daily, language, sheet_view
 
 bp = Blueprint("web", __name__)
@@ -65,7 +65,8 @@ def moment(timestamp: str) -> str:
 
 @bp.app_context_processor
 def page_context() -> dict:
-    """What every template may use: the language, the menu, the script messages."""
+    """What every template may use: the language, the menu, the script messages and the
+    API error messages."""
     if request.blueprint != bp.name:
         return {}
     return {
@@ -74,6 +75,7 @@ def page_context() -> dict:
         "lang_url": lang_url,
         "nav_items": nav_items(),
         "messages": script_messages(),
+        "api_errors": api_error_messages(),
         "long_date": long_date,
         "moment": moment,
     }

@@ -1,17 +1,32 @@
 // A small client for the JSON API (docs/api.md): JSON in and out, typed errors, safe retries.
 
+import { apiErrorMessage, t } from "./i18n.js";
+
 const BASE = "/api/v1";
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 const MAX_RETRY_WAIT_MS = 4000;
 
-/** An API refusal (`status` > 0) or a network failure (`status` 0). */
+/**
+ * An API refusal (`status` > 0) or a network failure (`status` 0). Its message is the page's
+ * own sentence for `code` in the page language (`translated`), else the one given (the API's).
+ */
 export class ApiError extends Error {
   constructor(status, code, message, body) {
-    super(message);
+    const translated = apiErrorMessage(code);
+    super(translated ?? message);
     this.status = status;
     this.code = code;
     this.body = body;
+    this.translated = translated !== null;
   }
+}
+
+/** What to tell the player about a failed request: the page's sentence for a known error. */
+export function errorText(error) {
+  if (error instanceof ApiError && error.translated) {
+    return error.message;
+  }
+  return t("errorServer", { message: error.message });
 }
 
 function withLanguage(path) {

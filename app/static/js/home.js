@@ -1,7 +1,7 @@
 // The home page: today's challenge per sheet with its status, "continue" for a game in
 // progress, the countdowns to the next day and to the reveal, and the player's name.
 
-import { getJson } from "./api.js";
+import { errorText, getJson } from "./api.js";
 import { duration, localDate, longDate, msUntilTomorrow } from "./dates.js";
 import { history, streaks } from "./history.js";
 import { language, plural, t } from "./i18n.js";
@@ -106,5 +106,5 @@ setInterval(tick, 1000);
 loadChallenges().catch((error) => {
   const notice = document.querySelector("[data-home-error]");
   notice.hidden = false;
-  notice.textContent = t("errorServer", { message: error.message });
+  notice.textContent = errorText(error);
 });

@@ -1,14 +1,28 @@
-// The page's translated sentences, handed over by the server as JSON (#messages).
+// The page's translated sentences, handed over by the server as JSON (#messages, and
+// #api-errors for the API's error codes).
 
 let cache = null;
+let apiErrors = null;
+
+function readJson(id) {
+  const block = document.getElementById(id);
+  return block ? JSON.parse(block.textContent) : {};
+}
 
 /** All messages of the current page language. */
 export function messages() {
   if (cache === null) {
-    const block = document.getElementById("messages");
-    cache = block ? JSON.parse(block.textContent) : {};
+    cache = readJson("messages");
   }
   return cache;
+}
+
+/** The page-language sentence for the API error `code` (#api-errors), or null if it has none. */
+export function apiErrorMessage(code) {
+  if (apiErrors === null) {
+    apiErrors = readJson("api-errors");
+  }
+  return Object.hasOwn(apiErrors, code) ? apiErrors[code] : null;
 }
 
 /** The message `key` with each `{name}` replaced by `values[name]`. */

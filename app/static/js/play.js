@@ -2,7 +2,7 @@
 // The server holds the game; this page shows its state and sends actions with their number,
 // so a double click or a retried request never costs a roll.
 
-import { ApiError, postJson, request } from "./api.js";
+import { ApiError, errorText, postJson, request } from "./api.js";
 import { isIsoDate, localDate, longDate } from "./dates.js";
 import { language, plural, t } from "./i18n.js";
 import { setUpSharing } from "./share.js";
@@ -215,7 +215,7 @@ function describe(error) {
   if (error instanceof ApiError && error.status === 0) {
     return t("errorNetwork");
   }
-  return t("errorServer", { message: error.message });
+  return errorText(error);
 }
 
 function tumble(previousDice, heldBefore) {

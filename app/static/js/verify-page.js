@@ -2,7 +2,7 @@
 // (the ledger, the revealed seed, the inclusion proof) and the receipt and transcript saved on
 // this device when there are any. No verdict of the server is used.
 
-import { ApiError, getJson } from "./api.js";
+import { ApiError, errorText, getJson } from "./api.js";
 import { localTime, longDate } from "./dates.js";
 import { verifyGame } from "./fairness.js";
 import { language, t } from "./i18n.js";
@@ -161,7 +161,7 @@ async function verify(id) {
   try {
     await checkGame(id);
   } catch (error) {
-    showMessage(t("errorServer", { message: error.message }), "fail");
+    showMessage(errorText(error), "fail");
   }
 }
 

@@ -1,0 +1,82 @@
+"""The pages tell API errors in the reader's language: a sentence for every error code the API
+can answer (rendered into the page as JSON), and in a real Chromium, French refusals of the
+real API shown in French."""
+
+import json
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+from werkzeug.exceptions import default_exceptions
+
+from fairness.errors import FairnessError
+
+from .player import next_action, open_game, wait_for_action
+
+ROOT = Path(__file__).resolve().parents[2]
+ERROR_TABLE = re.compile(r'<script type="application/json" id="api-errors">(.*?)</script>', re.S)
+RAISED_CODE = re.compile(r'(?:ApiError\(\d+,|GameConflict\(|error_response\(\d+,)\s*"([a-z-]+)"')
+HTTP_STATUSES = (400, 404, 405, 413, 429)  # what Flask, Werkzeug and Flask-Limiter may answer
+WORDED_BY_THE_API = {"joker-forbids"}  # its message follows the request's language already
+BEFORE_THE_EPOCH_NOW = "2026-03-01"  # a date of the epoch that is no longer today anywhere
+AFTER_THE_DAY_CLOSED = "2026-03-11T13:00:30Z"  # the play date is closed, not revealed yet
+DAY_CLOSED = {
+    "en-GB": "This day’s challenge is closed: no more moves can be played.",
+    "fr-FR": "Le défi de ce jour est clos\u00a0: plus aucun coup ne peut être joué.",
+}
+
+
+def api_error_codes() -> set[str]:
+    """Every error code the API can answer: the core's errors, the ones the service raises,
+    and the HTTP errors it renders as JSON (named as app/errors.py names them)."""
+    codes, pending = set(), [FairnessError]
+    while pending:
+        error_type = pending.pop()
+        codes.add(error_type.code)
+        pending += error_type.__subclasses__()
+    for path in (ROOT / "app").rglob("*.py"):
+        if "static" not in path.parts:
+            codes |= set(RAISED_CODE.findall(path.read_text()))
+    codes |= {default_exceptions[status]().name.lower().replace(" ", "-")
+              for status in HTTP_STATUSES}
+    return codes
+
+
+def error_table(client, lang: str) -> dict:
+    """The page's table of API error messages, in ``lang``."""
+    html = client.get("/", query_string={"lang": lang}).get_data(as_text=True)
+    return json.loads(ERROR_TABLE.search(html).group(1))
+
+
+def test_every_api_error_code_has_a_translated_sentence(client):
+    codes = api_error_codes()
+    assert {"date-not-today", "day-closed", "stale-action", "too-many-requests",
+            "storage-unavailable", "box-filled"} <= codes
+    english, french = error_table(client, "en"), error_table(client, "fr")
+    assert set(english) == set(french)
+    missing = codes - WORDED_BY_THE_API - set(french)
+    assert missing == set(), f"no page sentence for {sorted(missing)}"
+    untranslated = [code for code in codes & set(french) if french[code] == english[code]]
+    assert untranslated == []
+    assert WORDED_BY_THE_API.isdisjoint(french)
+
+
+def test_a_french_page_shows_the_api_refusal_of_a_past_date_in_french(new_context):
+    page = new_context(locale="fr-FR").new_page()
+    page.goto(f"/play/yacht?date={BEFORE_THE_EPOCH_NOW}")
+    expect(page.locator("[data-status-line]")).to_have_text(
+        "Cette date n’est aujourd’hui nulle part sur Terre\u00a0: aucune nouvelle partie ne peut "
+        "commencer.")
+
+
+def test_a_move_after_the_day_closed_is_refused_in_the_page_language(new_context, web_server):
+    """Last in this module: it moves the module's server past the day's close for good."""
+    pages = {locale: new_context(locale=locale).new_page() for locale in DAY_CLOSED}
+    for page in pages.values():
+        open_game(page, "yacht")
+    web_server.set_clock(AFTER_THE_DAY_CLOSED)
+    for locale, page in pages.items():
+        start = next_action(page)
+        page.locator("[data-roll]").click()
+        expect(page.locator("[data-status-line]")).to_have_text(DAY_CLOSED[locale])
+        wait_for_action(page, start)
