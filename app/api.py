@@ -16,7 +16,7 @@ from fairness.ledger import inclusion_proof
 from . import players
 from .clock import format_timestamp
 from .errors import ApiError
-from .games import GameConflict, Played, Roll, Score, parse_hold
+from .games import GameConflict, Played, Roll, Score, game_not_found, parse_hold
 from .openapi import openapi_document
 from .services import services
 from .share import share_text
@@ -101,7 +101,7 @@ def game_answer(played: Played, status: int = 200):
 def visible_game(game_id: str) -> Played:
     """The game if this caller may see it: their own, or anyone's once its date is revealed."""
     if not GAME_ID.fullmatch(game_id):
-        raise ApiError(404, "game-not-found", "No game has this id.")
+        raise game_not_found()
     played = services().games.get(game_id)
     if not services().games.owns(players.current_player(), played) and not (
         services().ledger.is_revealed(played.record.date)
@@ -220,7 +220,7 @@ def score(game_id: str):
 def _act(game_id: str, number: int, action) -> Played:
     """Apply an action to the caller's game."""
     if not GAME_ID.fullmatch(game_id):
-        raise ApiError(404, "game-not-found", "No game has this id.")
+        raise game_not_found()
     return services().games.act(game_id, players.current_player(), number, action)
 
 
