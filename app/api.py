@@ -31,6 +31,8 @@ MAX_ACTION_NUMBER = 1000
 DEFAULT_BOARD_SIZE = 10
 MAX_BOARD_SIZE = 100
 BUCKET_WIDTH = 25
+DEFAULT_DAY_PAGE = 1000
+MAX_DAY_PAGE = 5000
 
 
 # ------------------------------------------------------------------ request helpers
@@ -301,15 +303,25 @@ def ledger_date(date: str):
 
 @bp.get("/days/<date>/<ruleset>/games")
 def day_games(date: str, ruleset: str):
-    """Every game of a revealed (date, sheet): transcripts and receipts, for a public audit."""
+    """A page of the games of a revealed (date, sheet) in id order (the Merkle leaf order):
+    transcripts and receipts for a public audit, and the cursor of the next page."""
     date, ruleset = format_date(date), daily_ruleset(ruleset)
+    limit = request.args.get("limit", str(DEFAULT_DAY_PAGE))
+    if not limit.isdigit() or not 1 <= int(limit) <= MAX_DAY_PAGE:
+        raise ApiError(400, "invalid-limit", f"limit must be an integer from 1 to {MAX_DAY_PAGE}.")
+    after = request.args.get("after")
+    if after is not None and not GAME_ID.fullmatch(after):
+        raise ApiError(400, "invalid-cursor",
+                       "after must be a game id (32 lowercase hexadecimal digits).")
     if not services().ledger.is_revealed(date):
         raise ApiError(404, "not-revealed", f"{date} is not revealed yet.")
     store = services().store
-    records = sorted(store.load_games(store.day_game_ids(date, ruleset)), key=lambda r: r.id)
+    total, ids = store.day_game_page(date, ruleset, after, int(limit) + 1)
+    page = ids[:int(limit)]
     return jsonify({
         "date": date,
         "ruleset": ruleset,
+        "total": total,
         "games": [
             {
                 "id": record.id,
@@ -319,8 +331,9 @@ def day_games(date: str, ruleset: str):
                 "transcript": list(record.transcript),
                 "receipt": record.receipt,
             }
-            for record in records
+            for record in store.load_games(page)
         ],
+        "next": page[-1] if len(ids) > len(page) else None,
     })
 
 

@@ -38,6 +38,10 @@ _RULESET = {"type": "string", "enum": list(DAILY_RULESETS)}
 _LANG = {"name": "lang", "in": "query", "required": False,
          "schema": {"type": "string", "enum": ["en", "fr"]},
          "description": "Language of messages (else Accept-Language)."}
+_DAY_GAME = {"type": "object", "properties": {
+    "id": _GAME_ID, "player": {"type": "string"}, "name": {"type": ["string", "null"]},
+    "status": {"type": "string"}, "transcript": {"type": "array", "items": _ref("Action")},
+    "receipt": {"oneOf": [_ref("Receipt"), {"type": "null"}]}}}
 _NAMES = {"type": "object", "properties": {"en": {"type": "string"}, "fr": {"type": "string"}},
           "required": ["en", "fr"]}
 
@@ -255,24 +259,21 @@ def _paths() -> dict:
             "responses": {"200": _json({"type": "object", "required": ["entry"], "properties": {
                 "entry": _ref("LedgerEntry")}}, "The reveal."), **_errors(400, 404)}}},
         "/days/{date}/{ruleset}/games": {"get": {
-            "summary": "Every game of a revealed date, for a public audit",
-            "parameters": [date_param, ruleset_param],
-            "responses": {"200": _json({"type": "object", "required": ["date", "ruleset", "games"],
+            "summary": "A page of the games of a revealed date in id order, for a public audit",
+            "parameters": [date_param, ruleset_param,
+                           {"name": "limit", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 5000}},
+                           {"name": "after", "in": "query", "required": False,
+                            "schema": _GAME_ID}],
+            "responses": {"200": _json({"type": "object",
+                                        "required": ["date", "ruleset", "total", "games", "next"],
                                         "properties": {"date": _DATE, "ruleset": _RULESET,
-                                                       "games": {"type": "array", "items": {
-                                                           "type": "object", "properties": {
-                                                               "id": _GAME_ID,
-                                                               "player": {"type": "string"},
-                                                               "name": {"type": ["string",
-                                                                                 "null"]},
-                                                               "status": {"type": "string"},
-                                                               "transcript": {
-                                                                   "type": "array",
-                                                                   "items": _ref("Action")},
-                                                               "receipt": {"oneOf": [
-                                                                   _ref("Receipt"),
-                                                                   {"type": "null"}]}}}}}},
-                                       "The day's games."), **_errors(400, 404)}}},
+                                                       "total": {"type": "integer"},
+                                                       "games": {"type": "array",
+                                                                 "items": _DAY_GAME},
+                                                       "next": {"oneOf": [_GAME_ID,
+                                                                          {"type": "null"}]}}},
+                                       "A page of the day's games."), **_errors(400, 404)}}},
         "/verify": {"post": {
             "summary": "Recompute a game against the ledger, check by check",
             "requestBody": _body({"oneOf": [

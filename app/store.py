@@ -67,6 +67,22 @@ end
 return 1
 """
 
+_DAY_PAGE = """
+if redis.call('SCARD', KEYS[1]) ~= redis.call('ZCARD', KEYS[2]) then
+  local ids = redis.call('SMEMBERS', KEYS[1])
+  for first = 1, #ids, 1000 do
+    local members = {}
+    for i = first, math.min(first + 999, #ids) do
+      members[#members + 1] = 0
+      members[#members + 1] = ids[i]
+    end
+    redis.call('ZADD', KEYS[2], unpack(members))
+  end
+end
+return {redis.call('ZCARD', KEYS[2]),
+        redis.call('ZRANGEBYLEX', KEYS[2], ARGV[1], '+', 'LIMIT', 0, tonumber(ARGV[2]))}
+"""
+
 _STORE_LEAVES = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('RPUSH', KEYS[1], unpack(ARGV))
@@ -136,6 +152,12 @@ def day_games_key(date: str, ruleset: str) -> str:
     return f"{{d:{date}}}:games:{ruleset}"
 
 
+def day_order_key(date: str, ruleset: str) -> str:
+    """The ids of (date, ruleset)'s games as a sorted set of equal scores, read in id order
+    page by page (ZRANGEBYLEX); copied from the day's set when it is first read."""
+    return f"{{d:{date}}}:order:{ruleset}"
+
+
 def board_key(date: str, ruleset: str) -> str:
     """The leaderboard of (date, ruleset): finished game ids scored by their total."""
     return f"{{d:{date}}}:board:{ruleset}"
@@ -189,6 +211,7 @@ class Store:
         self._append_action = client.register_script(_APPEND_ACTION)
         self._append_ledger = client.register_script(_APPEND_LEDGER)
         self._store_leaves = client.register_script(_STORE_LEAVES)
+        self._day_page = client.register_script(_DAY_PAGE)
 
     # Games
 
@@ -252,6 +275,16 @@ class Store:
     def day_game_ids(self, date: str, ruleset: str) -> set[str]:
         """The ids of every game started on (date, ruleset)."""
         return self.client.smembers(day_games_key(date, ruleset))
+
+    def day_game_page(self, date: str, ruleset: str, after: str | None,
+                      count: int) -> tuple[int, list[str]]:
+        """(how many games (date, ruleset) has, the first ``count`` of their ids after ``after``
+        in id order). One script on the date's hash tag: it first brings the day's sorted
+        index up to its set of ids (their counts differ only while games are still added)."""
+        start = "-" if after is None else "(" + after
+        total, ids = self._day_page(keys=[day_games_key(date, ruleset),
+                                          day_order_key(date, ruleset)], args=[start, count])
+        return total, ids
 
     # Leaderboards
 

@@ -8,6 +8,7 @@ a check could not be made.
 
 import contextlib
 import json
+import re
 import sys
 import urllib.error
 import urllib.request
@@ -15,12 +16,15 @@ import urllib.request
 import click
 
 from fairness import DAILY_RULESETS, audit
+from fairness.ledger import EPOCH_TYPE
 
 from .signing import verify_signature
 
 FETCH_TIMEOUT = 120
 LEADERBOARD_LIMIT = 100
+DAY_PAGE = 1000
 READ_ERRORS = (OSError, ValueError, KeyError, TypeError)
+HEX_KEY = re.compile(r"[0-9a-f]{64}")
 
 
 @click.group()
@@ -28,19 +32,29 @@ def verify() -> None:
     """Verify published games with the core's audit (the standalone one is /verify.py)."""
 
 
+def expect_key_option(command):
+    """``--expect-key HEX|FILE``: the epoch public keys the auditor recorded (repeatable)."""
+    return click.option("--expect-key", "expect_keys", multiple=True, metavar="HEX|FILE",
+                        help="An epoch public key you recorded earlier, or a file of them.")(
+        command)
+
+
 @verify.command()
 @click.argument("url")
 @click.argument("game_id")
-def game(url: str, game_id: str) -> None:
+@expect_key_option
+def game(url: str, game_id: str, expect_keys: tuple[str, ...]) -> None:
     """Verify one game of the server at URL: rolls, boxes, total, receipt, proof, ledger."""
     try:
+        expected = read_keys(expect_keys)
         entries = fetch(url, "/ledger")["entries"]
         state = fetch(url, f"/games/{game_id}")["game"]
         proof = fetch(url, f"/games/{game_id}/proof")["proof"]
         receipt, transcript = state["receipt"], state["transcript"]
     except READ_ERRORS as error:
         cannot_read(error)
-    finish(audit.check_game(entries, receipt, transcript, proof, verify_signature))
+    finish(audit.check_game(entries, receipt, transcript, proof, verify_signature)
+           + key_checks(entries, expected))
 
 
 @verify.command()
@@ -49,21 +63,41 @@ def game(url: str, game_id: str) -> None:
 @click.argument("sheet", type=click.Choice(DAILY_RULESETS))
 @click.option("--top", type=click.IntRange(0, LEADERBOARD_LIMIT), default=10, show_default=True,
               help="Lines of the recomputed leaderboard to print.")
-def day(url: str, date: str, sheet: str, top: int) -> None:
+@click.option("--page-size", type=click.IntRange(1, 5000), default=DAY_PAGE, show_default=True,
+              help="Games fetched per request.")
+@expect_key_option
+def day(url: str, date: str, sheet: str, top: int, page_size: int,
+        expect_keys: tuple[str, ...]) -> None:
     """Audit every game of a revealed DATE and SHEET, its Merkle root and its leaderboard."""
+    path = f"/days/{date}/{sheet}/games?limit={page_size}"
     try:
+        expected = read_keys(expect_keys)
         entries = fetch(url, "/ledger")["entries"]
-        games = fetch(url, f"/days/{date}/{sheet}/games")["games"]
         published = fetch(url, f"/leaderboard/{date}/{sheet}?limit={LEADERBOARD_LIMIT}")
+        first = fetch(url, path)
+        with progress_bar(first["total"]) as progress:
+            result = audit.audit_day(entries, date, sheet, day_games(url, path, first, progress),
+                                     verify_signature, None, published)
     except READ_ERRORS as error:
         cannot_read(error)
-    with progress_bar(len(games)) as progress:
-        result = audit.audit_day(entries, date, sheet, games, verify_signature, progress,
-                                 published)
     click.echo("Leaderboard recomputed from the replayed games:")
     for row in result.leaderboard[:top]:
         click.echo(f"  #{row['rank']:<5} {row['total']:>4}  {row['player']}  game {row['game']}")
-    finish(result.checks)
+    finish(result.checks + key_checks(entries, expected))
+
+
+def day_games(url: str, path: str, page: dict, progress):
+    """Every game of the day, fetched page by page from ``page`` on: one page held at a time."""
+    done = 0
+    while True:
+        for game in page["games"]:
+            done += 1
+            yield game
+        if progress is not None:
+            progress(done, None)
+        if page["next"] is None:
+            return
+        page = fetch(url, f"{path}&after={page['next']}")
 
 
 @verify.command()
@@ -75,17 +109,56 @@ def day(url: str, date: str, sheet: str, top: int) -> None:
               help="The transcript, or the game.")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False),
               help="The inclusion proof (GET /api/v1/games/<id>/proof).")
+@expect_key_option
 def files(ledger_path: str, receipt_path: str, transcript_path: str,
-          proof_path: str | None) -> None:
+          proof_path: str | None, expect_keys: tuple[str, ...]) -> None:
     """Verify one game from downloaded JSON files."""
     try:
+        expected = read_keys(expect_keys)
         entries = load(ledger_path, "entries")
         receipt = load(receipt_path, "game", "receipt")
         transcript = load(transcript_path, "game", "transcript")
         proof = load(proof_path, "proof") if proof_path else None
     except READ_ERRORS as error:
         cannot_read(error)
-    finish(audit.check_game(entries, receipt, transcript, proof, verify_signature))
+    finish(audit.check_game(entries, receipt, transcript, proof, verify_signature)
+           + key_checks(entries, expected))
+
+
+def read_keys(values: tuple[str, ...]) -> set[str]:
+    """The keys given to --expect-key: each a 64-digit hex key, or a file of such keys."""
+    keys = set()
+    for value in values:
+        if HEX_KEY.fullmatch(value.lower()):
+            words = [value]
+        else:
+            with open(value, encoding="utf-8") as handle:
+                words = handle.read().split()
+        for word in words:
+            if not HEX_KEY.fullmatch(word.lower()):
+                raise ValueError(f"--expect-key: {word!r} is no 64-digit hex Ed25519 public key")
+            keys.add(word.lower())
+    return keys
+
+
+def key_checks(entries: list, expected: set[str]) -> list:
+    """With recorded keys: one check per epoch entry, is its public_key one of them."""
+    if not expected:
+        return []
+    epochs = [entry for entry in entries
+              if isinstance(entry, dict) and entry.get("type") == EPOCH_TYPE]
+    if not epochs:
+        return [audit.Check("recorded key", False,
+                            "no epoch entry to compare with the recorded keys")]
+    checks = []
+    for entry in epochs:
+        key, name = entry.get("public_key"), f"epoch {entry.get('epoch')!r} key"
+        if key in expected:
+            checks.append(audit.Check(name, True, f"public_key {key} = a recorded key"))
+        else:
+            checks.append(audit.Check(name, False, f"public_key {key!r} ≠ the recorded key "
+                                                   f"{' or '.join(sorted(expected))}"))
+    return checks
 
 
 def fetch(base_url: str, path: str):

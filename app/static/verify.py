@@ -9,6 +9,11 @@ server's code. It recomputes everything from what the server published.
     python3 verify.py files --ledger ledger.json --receipt receipt.json \\
                             --transcript transcript.json [--proof proof.json]
 
+Each mode takes --expect-key HEX (repeatable) or --expect-key FILE: the epoch public keys you
+recorded earlier, each epoch entry's key is then checked to be one of them. The day mode reads
+the day's games page by page (--page-size, default 1000) and keeps only the leaf hashes and
+totals of the games already checked, so its memory stays small on a busy day.
+
 It checks the ledger's hash links and signatures, that each revealed seed chains down to its
 epoch's anchor and to the previous day's seed, every roll against the day's dice stream, every
 box's points (Joker rule included), the total, the receipt's signature and its inclusion proof
@@ -787,11 +792,11 @@ DAY_CHECKS = ["games replayed", "games complete", "receipts", "transcript hashes
               "receipt signatures"]
 
 
-def check_day(report, entries, date, sheet_id, games, verify, progress=None,
-              public_board=None):
+def check_day(report, entries, date, sheet_id, games, verify, public_board=None):
     """Replay every published game of (date, sheet) on one shared stream; check the receipts,
     their count and Merkle root against the reveal, and the published leaderboard when
-    given. Returns the recomputed leaderboard as [(rank, total, game id, player)]."""
+    given. ``games`` may be any iterable (pages fetched one by one): only the leaf hashes and
+    totals are kept. Returns the recomputed leaderboard as [(rank, total, game id, player)]."""
     epochs, reveals = check_ledger(report, entries, verify)
     if sheet_id not in SHEETS:
         report.add("reveal", False, f"{sheet_id!r} is no known sheet")
@@ -802,10 +807,9 @@ def check_day(report, entries, date, sheet_id, games, verify, progress=None,
     key = epochs[reveal["epoch"]][1]["public_key"]
     rolls = stream_rolls(reveal["seed"], date, sheet_id)
     failures = {name: [] for name in DAY_CHECKS}
-    leaves, results, seen, texts = [], [], set(), {}
+    leaves, results, seen, texts, played = [], [], set(), {}, 0
     for number, game in enumerate(games, 1):
-        if progress:
-            progress(number, len(games))
+        played = number
         game_id = game.get("id") if isinstance(game, dict) else None
         if not isinstance(game_id, str) or game_id in seen:
             failures["games replayed"].append(f"game #{number}: missing or repeated id "
@@ -856,7 +860,7 @@ def check_day(report, entries, date, sheet_id, games, verify, progress=None,
                 f"by epoch {receipt['epoch']}'s key {short(key)}")
         leaves.append((game_id, merkle_leaf(unsigned_bytes(receipt))))
         results.append((total, game_id, game.get("player")))
-    count, played = len(leaves), len(games)
+    count = len(leaves)
     successes = {
         "games replayed": f"{played} games: every roll equals the shared stream with its holds, "
                           "every box follows the rules",
@@ -930,7 +934,32 @@ def leaderboard(results):
     return board
 
 
+def check_expected_keys(report, entries, expected):
+    """One line per epoch entry: is its public_key one of the keys the auditor recorded?"""
+    epochs = [entry for entry in entries
+              if isinstance(entry, dict) and entry.get("type") == EPOCH]
+    if not epochs:
+        report.add("recorded key", False, "no epoch entry to compare with the recorded keys")
+    for entry in epochs:
+        key = entry.get("public_key")
+        name = f"epoch {entry.get('epoch')!r} key"
+        if key in expected:
+            report.add(name, True, f"public_key {key} = a recorded key")
+        else:
+            report.add(name, False, f"public_key {key!r} ≠ the recorded key "
+                                    f"{' or '.join(sorted(expected))}")
+
+
 # ---------------------------------------------------------------------- the command line
+
+DAY_PAGE, MAX_DAY_PAGE = 1000, 5000
+
+
+def page_size(text):
+    """The --page-size argument: a whole number of games the server serves in one page."""
+    if not text.isdigit() or not 1 <= int(text) <= MAX_DAY_PAGE:
+        raise argparse.ArgumentTypeError(f"not a whole number from 1 to {MAX_DAY_PAGE}")
+    return int(text)
 
 
 def fetch(base, path):
@@ -974,13 +1003,53 @@ def download(args):
                 "proof": load(args.proof, "proof") if args.proof else None}
     data = {"ledger": fetch(args.url, "/ledger")["entries"]}
     if args.mode == "day":
-        data["games"] = fetch(args.url, f"/days/{args.date}/{args.sheet}/games")["games"]
         data["leaderboard"] = fetch(args.url, f"/leaderboard/{args.date}/{args.sheet}?limit=100")
+        first = fetch(args.url, day_page_path(args, None))  # a day not revealed stops here
+        data["games"] = day_games(args, first)
         return data
     state = fetch(args.url, f"/games/{args.game_id}")["game"]
     data.update(receipt=state["receipt"], transcript=state["transcript"],
                 proof=fetch(args.url, f"/games/{args.game_id}/proof")["proof"])
     return data
+
+
+def day_page_path(args, after):
+    """The API path of the page of the day's games after game id ``after`` (None: the first)."""
+    path = f"/days/{args.date}/{args.sheet}/games?limit={args.page_size}"
+    return path if after is None else f"{path}&after={after}"
+
+
+def day_games(args, page):
+    """Every game of the day, fetched page by page from ``page`` on: only one page is held.
+    On a terminal, a progress bar counts them against the day's total."""
+    done, total = 0, page.get("total")
+    bar = progress_bar if sys.stderr.isatty() else None
+    while True:
+        for game in page["games"]:
+            done += 1
+            if bar:
+                bar(done, total)
+            yield game
+        if page.get("next") is None:
+            return
+        page = fetch(args.url, day_page_path(args, page["next"]))
+
+
+def read_keys(values):
+    """The Ed25519 public keys given to --expect-key: each a 64-digit hex key, or a file of
+    such keys (whitespace-separated)."""
+    keys = set()
+    for value in values:
+        if is_hex(value.lower(), 64):
+            words = [value]
+        else:
+            with open(value, encoding="utf-8") as handle:
+                words = handle.read().split()
+        for word in words:
+            if not is_hex(word.lower(), 64):
+                raise ValueError(f"--expect-key: {word!r} is no 64-digit hex Ed25519 public key")
+            keys.add(word.lower())
+    return keys
 
 
 def progress_bar(done, total):
@@ -1022,30 +1091,39 @@ def main(argv=None):
     day.add_argument("date")
     day.add_argument("sheet", choices=sorted(SHEETS))
     day.add_argument("--top", type=int, default=10, help="leaderboard lines to print")
+    day.add_argument("--page-size", type=page_size, default=DAY_PAGE,
+                     help=f"games fetched per request, 1 to {MAX_DAY_PAGE}")
     files = modes.add_parser("files", help="verify one game from downloaded JSON files")
     files.add_argument("--ledger", required=True)
     files.add_argument("--receipt", required=True)
     files.add_argument("--transcript", required=True)
     files.add_argument("--proof")
+    for mode in (game, day, files):
+        mode.add_argument("--expect-key", action="append", default=[], metavar="HEX|FILE",
+                          help="an epoch public key you recorded earlier (or a file of them); "
+                               "repeatable")
     args = parser.parse_args(argv)
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
+    verify, report = ed25519_verifier(), Report()
     try:
+        expected = read_keys(args.expect_key)
         data = download(args)
+        if args.mode == "day":
+            board = check_day(report, data["ledger"], args.date, args.sheet, data["games"],
+                              verify, data["leaderboard"])
     except (OSError, ValueError, KeyError, TypeError) as error:
         print(f"verify.py: cannot read the published data: {error}", file=sys.stderr)
         return 2
-    verify, report = ed25519_verifier(), Report()
     if args.mode == "day":
-        bar = progress_bar if sys.stderr.isatty() else None
-        board = check_day(report, data["ledger"], args.date, args.sheet, data["games"], verify,
-                          bar, data["leaderboard"])
         print("Leaderboard recomputed from the replayed games:")
         for rank, total, game_id, player in board[:args.top]:
             print(f"  #{rank:<5} {total:>4}  {player}  game {game_id}")
     else:
         check_game(report, data["ledger"], data["receipt"], data["transcript"], data["proof"],
                    verify)
+    if expected:
+        check_expected_keys(report, data["ledger"], expected)
     return print_report(report)
 
 

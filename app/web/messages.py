@@ -169,6 +169,7 @@ def api_error_messages() -> dict[str, str]:
         # results, ledger and verification
         "not-finished": _("The game is not finished yet."),
         "invalid-limit": _("The leaderboard size must be a whole number from 1 to 100."),
+        "invalid-cursor": _("The page cursor must be a game id."),
         "not-revealed": _("This date is not revealed yet."),
         "no-proof": _("A proof exists only for a finished game, once its date is revealed."),
         "no-receipt": _("Only a finished game has a receipt to verify."),

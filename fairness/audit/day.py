@@ -1,7 +1,7 @@
 """A whole day audited: every game of one (date, sheet) on one shared stream, the leaderboard."""
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .. import merkle
@@ -42,13 +42,14 @@ class DayAudit:
 Progress = Callable[[int, int], None]
 
 
-def audit_day(entries: list[dict], date: str, ruleset: str, games: list[dict],
+def audit_day(entries: list[dict], date: str, ruleset: str, games: Iterable[dict],
               verify_signature: SignatureCheck | None = None,
               progress: Progress | None = None,
               published_leaderboard: Mapping | None = None) -> DayAudit:
     """Audit every game of one (date, sheet) on ONE shared dice stream.
 
-    ``games`` is the ``games`` list of ``GET /days/<date>/<ruleset>/games``. Every game is
+    ``games`` is the ``games`` of ``GET /days/<date>/<ruleset>/games``, a list or any iterable
+    (its pages one after another; ``progress`` needs a list). Every game is
     replayed; every finished game's receipt must match it and be signed; the receipts' Merkle
     root and count must be the reveal entry's; the leaderboard is recomputed from the replays
     and, when given, compared with the published one (``GET /leaderboard/<date>/<ruleset>``).

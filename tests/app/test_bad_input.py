@@ -231,6 +231,14 @@ def test_joker_restriction_in_the_request_language(client, redis_client, games):
     ("GET", "/ledger/2026-03-10", 404, "not-revealed"),
     ("GET", "/ledger/someday", 400, "invalid-date"),
     ("GET", "/days/2026-03-10/yacht/games", 404, "not-revealed"),
+    ("GET", "/days/2026-03-10/yacht/games?limit=0", 400, "invalid-limit"),
+    ("GET", "/days/2026-03-10/yacht/games?limit=5001", 400, "invalid-limit"),
+    ("GET", "/days/2026-03-10/yacht/games?limit=-1", 400, "invalid-limit"),
+    ("GET", "/days/2026-03-10/yacht/games?limit=ten", 400, "invalid-limit"),
+    ("GET", "/days/2026-03-10/yacht/games?after=", 400, "invalid-cursor"),
+    ("GET", "/days/2026-03-10/yacht/games?after=" + "A" * 32, 400, "invalid-cursor"),
+    ("GET", "/days/2026-03-10/yacht/games?after=" + "a" * 33, 400, "invalid-cursor"),
+    ("GET", "/days/2026-03-10/yacht/games?after=../x", 400, "invalid-cursor"),
 ])
 def test_bad_reads(client, method, path, status, code):
     """Unknown routes, methods and parameters answer JSON errors too."""

@@ -130,6 +130,42 @@ def test_an_unfinished_game_is_abandoned_and_published(client, clock, day):
     assert board["players"] == 1
 
 
+def read_day_in_pages(client, ruleset: str, limit: int) -> tuple[list[dict], int]:
+    """Every game of PLAY_DATE's ``ruleset``, following ``next`` with ``limit`` games a page:
+    (the games, how many pages)."""
+    games, query, pages = [], f"?limit={limit}", 0
+    while True:
+        status, page = call(client, "GET", f"/days/{PLAY_DATE}/{ruleset}/games{query}")
+        assert status == 200, page
+        assert len(page["games"]) <= limit
+        games, pages = games + page["games"], pages + 1
+        if page["next"] is None:
+            return games, pages
+        assert page["next"] == page["games"][-1]["id"]
+        query = f"?limit={limit}&after={page['next']}"
+
+
+def test_the_day_pages_concatenate_to_the_whole_day_in_id_order(app, client, clock, day):
+    """Pages of any size, cursor after cursor, give exactly the day's games by id: the default
+    page, and one page per game; a cursor that is no game of the day still pages on."""
+    for _ in range(3):  # three more yahtzee games, never rolled
+        start(app.test_client(), "yahtzee", PLAY_DATE)
+    clock.set(REVEAL_AT)
+    status, whole = call(client, "GET", f"/days/{PLAY_DATE}/yahtzee/games")
+    assert status == 200 and whole["next"] is None and whole["total"] == 5
+    ids = [game["id"] for game in whole["games"]]
+    assert ids == sorted(ids) and len(set(ids)) == 5
+    for limit in (1, 2, 4, 5):
+        games, pages = read_day_in_pages(client, "yahtzee", limit)
+        assert games == whole["games"]
+        assert pages == -(-5 // limit)
+    between = ids[1][:-1] + ("0" if ids[1][-1] != "0" else "1")
+    status, page = call(client, "GET", f"/days/{PLAY_DATE}/yahtzee/games?after={between}")
+    assert [game["id"] for game in page["games"]] == [i for i in ids if i > between]
+    status, page = call(client, "GET", f"/days/{PLAY_DATE}/yahtzee/games?after={ids[-1]}")
+    assert (page["games"], page["next"], page["total"]) == ([], None, 5)
+
+
 def test_verify_endpoint(client, clock, day):
     """POST /verify by id or with a posted receipt and transcript, check by check."""
     _, final = day["finished"][0]

@@ -201,3 +201,105 @@ def test_the_verify_endpoint_says_what_the_script_says(revealed, standalone):
     standalone.check_game(report, entries, state["receipt"], state["transcript"], proof["proof"],
                           standalone.ed25519_verifier())
     assert [(c["name"], c["ok"], c["detail"]) for c in answer["checks"]] == report.checks
+
+
+def run_standalone_day(standalone, server, sheet, capsys, *options, tamper=None):
+    """``verify.py day`` run in-process, its fetches recorded (and a page changed by ``tamper``
+    when given): (exit status, stdout lines, the API paths fetched)."""
+    fetched, real_fetch = [], standalone.fetch
+
+    def recording_fetch(base, path):
+        """The real fetch, recorded, its answer passed through ``tamper``."""
+        fetched.append(path)
+        answer = real_fetch(base, path)
+        return tamper(path, answer) if tamper else answer
+
+    standalone.fetch = recording_fetch
+    try:
+        status = standalone.main(["day", server.url, PLAY_DATE, sheet, *options])
+    finally:
+        standalone.fetch = real_fetch
+    return status, capsys.readouterr().out.splitlines(), fetched
+
+
+def test_verify_py_day_reads_the_day_page_by_page(revealed, standalone, capsys):
+    """With one game a page, verify.py follows every ``next`` cursor and prints exactly what it
+    prints when one page holds the whole day."""
+    server, _ = revealed
+    whole_status, whole, _ = run_standalone_day(standalone, server, "yahtzee", capsys)
+    status, paged, fetched = run_standalone_day(standalone, server, "yahtzee", capsys,
+                                                "--page-size", "1")
+    assert (whole_status, status) == (0, 0), paged
+    assert paged == whole
+    pages = [path for path in fetched if path.startswith(f"/days/{PLAY_DATE}/yahtzee/games")]
+    assert len(pages) == 4  # three finished games and an abandoned one
+    assert pages[0] == f"/days/{PLAY_DATE}/yahtzee/games?limit=1"
+    cursors = [path.split("&after=")[1] for path in pages[1:]]
+    assert cursors == sorted(cursors) and len(set(cursors)) == 3
+
+
+def test_verify_py_day_fails_on_a_tampered_later_page(revealed, standalone, capsys):
+    """A total changed on the third page of a paged audit is caught: ✗ totals, exit 1."""
+    server, _ = revealed
+
+    def raise_a_total(path, answer):
+        """Add one point to the first finished game's receipt total of the third page."""
+        if path.startswith(f"/days/{PLAY_DATE}/yahtzee/games") and "&after=" in path:
+            raise_a_total.pages += 1
+            finished = [g for g in answer["games"] if g["receipt"]]
+            if raise_a_total.pages == 2 and finished:
+                finished[0]["receipt"]["total"] += 1
+                raise_a_total.changed = finished[0]["id"]
+        return answer
+
+    raise_a_total.pages, raise_a_total.changed = 0, None
+    status, lines, _ = run_standalone_day(standalone, server, "yahtzee", capsys,
+                                          "--page-size", "1", tamper=raise_a_total)
+    assert raise_a_total.changed is not None
+    assert status == 1
+    assert any(line.startswith(f"✗ totals: game {raise_a_total.changed}: recomputed")
+               for line in lines), lines
+
+
+def test_yacht_daily_verify_day_pages_say_what_verify_py_says(revealed):
+    """``yacht-daily verify day --page-size 1`` prints verify.py's very lines."""
+    server, _ = revealed
+    result = CliRunner().invoke(main, ["verify", "day", server.url, PLAY_DATE, "yahtzee",
+                                       "--page-size", "1"])
+    assert result.exit_code == 0, result.output
+    standalone = run_verify_py("day", server.url, PLAY_DATE, "yahtzee", "--page-size", "2")
+    assert result.output.splitlines() == standalone.stdout.splitlines()
+
+
+def epoch_key(server) -> tuple[int, str]:
+    """The number and public key of the server's (only) epoch entry."""
+    _, ledger = call(server.client(), "GET", "/ledger")
+    [(number, key)] = [(e["epoch"], e["public_key"]) for e in ledger["entries"]
+                       if "public_key" in e]
+    return number, key
+
+
+def test_an_expected_key_is_checked_against_the_epoch_entries(revealed, tmp_path):
+    """``--expect-key``: ✓ for the recorded key; ✗ naming both keys for another, exit 1."""
+    server, finished = revealed
+    (number, key), other = epoch_key(server), "ab" * 32
+    done = run_verify_py("game", server.url, finished[0]["id"], "--expect-key", key)
+    assert done.returncode == 0, done.stdout
+    assert f"✓ epoch {number} key: public_key {key} = a recorded key" in done.stdout.splitlines()
+    done = run_verify_py("day", server.url, PLAY_DATE, "yacht", "--expect-key", other)
+    assert done.returncode == 1, done.stdout
+    assert f"✗ epoch {number} key: public_key '{key}' ≠ the recorded key {other}" in done.stdout
+    assert done.stdout.splitlines()[-1].startswith("FAILED: 1 of ")
+
+    recorded = tmp_path / "keys.txt"
+    recorded.write_text(f"{other}\n{key.upper()}\n")
+    runner = CliRunner()
+    result = runner.invoke(main, ["verify", "game", server.url, finished[0]["id"],
+                                  "--expect-key", str(recorded)])
+    assert result.exit_code == 0, result.output
+    assert f"✓ epoch {number} key: public_key {key} = a recorded key" in result.output
+    result = runner.invoke(main, ["verify", "day", server.url, PLAY_DATE, "yacht",
+                                  "--expect-key", other])
+    assert result.exit_code == 1
+    assert f"✗ epoch {number} key: public_key '{key}' ≠ the recorded key {other}" in result.output
+    assert result.output.splitlines() == done.stdout.splitlines()
