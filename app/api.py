@@ -9,19 +9,21 @@ import re
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from fairness import DAILY_RULESETS, audit, format_date
+from fairness import DAILY_RULESETS, audit
 from fairness.errors import LedgerError
 from fairness.ledger import inclusion_proof
 
 from . import players
 from .clock import format_timestamp
+from .days import service_date
 from .errors import ApiError
 from .games import GameConflict, Played, Roll, Score, game_not_found, parse_hold
 from .openapi import openapi_document
+from .params import query_limit
 from .services import services
 from .share import share_text
 from .signing import verify_signature
-from .views import game_state, rulesets_json, window_json
+from .views import game_state, revealed_answer, rulesets_json, window_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -32,7 +34,7 @@ DEFAULT_BOARD_SIZE = 10
 MAX_BOARD_SIZE = 100
 BUCKET_WIDTH = 25
 DEFAULT_DAY_PAGE = 1000
-MAX_DAY_PAGE = 5000
+MAX_DAY_PAGE = 1000
 
 
 # ------------------------------------------------------------------ request helpers
@@ -148,7 +150,7 @@ def rulesets():
 def challenges():
     """Each sheet's challenge on a date (default: the server's UTC date) and this player's game."""
     now = services().now()
-    date = format_date(request.args.get("date", now.date().isoformat()))
+    date = service_date(request.args.get("date", now.date().isoformat()))
     secrets = services().secrets.for_date(date)
     day = secrets.epoch.day_index(date)
     window = services().games.window(date)
@@ -183,7 +185,7 @@ def start_game():
     """Create this player's game on (ruleset, date), or resume it."""
     body = json_body()
     ruleset = daily_ruleset(text_field(body, "ruleset"))
-    date = format_date(text_field(body, "date"))
+    date = service_date(text_field(body, "date"))
     name = body.get("name")
     if name is not None:
         name = players.validate_name(name)
@@ -253,15 +255,12 @@ def proof(game_id: str):
 @bp.get("/leaderboard/<date>/<ruleset>")
 def leaderboard(date: str, ruleset: str):
     """The best totals of a (date, sheet), the caller's rank and the distribution of totals."""
-    date, ruleset = format_date(date), daily_ruleset(ruleset)
-    limit = request.args.get("limit", str(DEFAULT_BOARD_SIZE))
-    if not limit.isdigit() or not 1 <= int(limit) <= MAX_BOARD_SIZE:
-        raise ApiError(400, "invalid-limit",
-                       f"limit must be an integer from 1 to {MAX_BOARD_SIZE}.")
+    date, ruleset = service_date(date), daily_ruleset(ruleset)
+    limit = query_limit(DEFAULT_BOARD_SIZE, MAX_BOARD_SIZE)
     player = players.current_player()
     own = services().games.game_id(player, date, ruleset) if player else None
     store = services().store
-    board = store.board(date, ruleset, int(limit), own)
+    board = store.board(date, ruleset, limit, own)
     names = store.names([game_id for game_id, _ in board.top])
     top, rank = [], 0
     for position, ((_, total), (pseudonym, name)) in enumerate(zip(board.top, names, strict=True)):
@@ -295,7 +294,7 @@ def ledger():
 @bp.get("/ledger/<date>")
 def ledger_date(date: str):
     """A date's reveal entry (404 until revealed)."""
-    entry = services().ledger.reveal_entry(format_date(date))
+    entry = services().ledger.reveal_entry(service_date(date))
     if entry is None:
         raise ApiError(404, "not-revealed", f"{date} is not revealed yet.")
     return jsonify({"entry": entry})
@@ -305,10 +304,8 @@ def ledger_date(date: str):
 def day_games(date: str, ruleset: str):
     """A page of the games of a revealed (date, sheet) in id order (the Merkle leaf order):
     transcripts and receipts for a public audit, and the cursor of the next page."""
-    date, ruleset = format_date(date), daily_ruleset(ruleset)
-    limit = request.args.get("limit", str(DEFAULT_DAY_PAGE))
-    if not limit.isdigit() or not 1 <= int(limit) <= MAX_DAY_PAGE:
-        raise ApiError(400, "invalid-limit", f"limit must be an integer from 1 to {MAX_DAY_PAGE}.")
+    date, ruleset = service_date(date), daily_ruleset(ruleset)
+    limit = query_limit(DEFAULT_DAY_PAGE, MAX_DAY_PAGE)
     after = request.args.get("after")
     if after is not None and not GAME_ID.fullmatch(after):
         raise ApiError(400, "invalid-cursor",
@@ -316,9 +313,9 @@ def day_games(date: str, ruleset: str):
     if not services().ledger.is_revealed(date):
         raise ApiError(404, "not-revealed", f"{date} is not revealed yet.")
     store = services().store
-    total, ids = store.day_game_page(date, ruleset, after, int(limit) + 1)
-    page = ids[:int(limit)]
-    return jsonify({
+    total, ids = store.day_game_page(date, ruleset, after, limit + 1)
+    page = ids[:limit]
+    return revealed_answer({
         "date": date,
         "ruleset": ruleset,
         "total": total,
@@ -374,7 +371,7 @@ def _stored_proof(receipt: dict) -> dict | None:
     if ruleset not in DAILY_RULESETS:
         return None
     try:
-        date = format_date(date)
+        date = service_date(date)
     except ValueError:
         return None
     if not services().ledger.is_revealed(date):

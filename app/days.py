@@ -11,12 +11,16 @@ the day.
 import datetime as dt
 from dataclasses import dataclass
 
-from fairness import parse_date
+from fairness import InvalidDate, parse_date
 
 OPENS_BEFORE = dt.timedelta(hours=14)
 ENDS_AFTER = dt.timedelta(days=1, hours=12)
 SETTLE = dt.timedelta(seconds=60)
 EARLIEST_OFFSET = dt.timedelta(hours=-12)
+# The dates the service takes: every window, neighbouring date and timestamp of these stays
+# on the calendar (from 0001-01-01 to 9999-12-31, Python's), so none overflows.
+FIRST_DATE = dt.date(1970, 1, 1)
+LAST_DATE = dt.date(9998, 12, 31)
 
 UPCOMING = "upcoming"
 OPEN = "open"
@@ -57,13 +61,25 @@ class DayWindow:
         return CLOSED
 
 
+def service_date(value) -> str:
+    """``value`` as a ``YYYY-MM-DD`` date from FIRST_DATE to LAST_DATE, else InvalidDate
+    (a 400 ``invalid-date`` in the API)."""
+    parsed = parse_date(value)
+    if not FIRST_DATE <= parsed <= LAST_DATE:
+        raise InvalidDate(f"{parsed.isoformat()} is outside the dates this service knows, "
+                          f"{FIRST_DATE.isoformat()} to {LAST_DATE.isoformat()}")
+    return parsed.isoformat()
+
+
 def day_window(date, grace_seconds: int) -> DayWindow:
-    """The window of ``date`` with a grace of ``grace_seconds`` after its end."""
+    """The window of ``date`` (a date ``service_date`` accepts) with a grace of
+    ``grace_seconds`` after its end."""
+    date = service_date(date)
     midnight = dt.datetime.combine(parse_date(date), dt.time(), tzinfo=dt.UTC)
     ends_at = midnight + ENDS_AFTER
     closes_at = ends_at + dt.timedelta(seconds=grace_seconds)
     return DayWindow(
-        date=parse_date(date).isoformat(),
+        date=date,
         opens_at=midnight - OPENS_BEFORE,
         ends_at=ends_at,
         closes_at=closes_at,

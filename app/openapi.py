@@ -262,9 +262,12 @@ def _paths() -> dict:
             "summary": "A page of the games of a revealed date in id order, for a public audit",
             "parameters": [date_param, ruleset_param,
                            {"name": "limit", "in": "query", "required": False,
-                            "schema": {"type": "integer", "minimum": 1, "maximum": 5000}},
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 1000}},
                            {"name": "after", "in": "query", "required": False,
-                            "schema": _GAME_ID}],
+                            "schema": _GAME_ID},
+                           {"name": "If-None-Match", "in": "header", "required": False,
+                            "schema": {"type": "string"},
+                            "description": "The ETag of a page already held: 304 if unchanged."}],
             "responses": {"200": _json({"type": "object",
                                         "required": ["date", "ruleset", "total", "games", "next"],
                                         "properties": {"date": _DATE, "ruleset": _RULESET,
@@ -273,7 +276,10 @@ def _paths() -> dict:
                                                                  "items": _DAY_GAME},
                                                        "next": {"oneOf": [_GAME_ID,
                                                                           {"type": "null"}]}}},
-                                       "A page of the day's games."), **_errors(400, 404)}}},
+                                       "A page of the day's games (Cache-Control: public, "
+                                       "immutable; ETag)."),
+                          "304": {"description": "Not modified: the If-None-Match page."},
+                          **_errors(400, 404, 429)}}},
         "/verify": {"post": {
             "summary": "Recompute a game against the ledger, check by check",
             "requestBody": _body({"oneOf": [

@@ -1,6 +1,9 @@
-"""The JSON shapes of the API: sheets, challenges, game states (docs/api.md)."""
+"""The JSON shapes of the API: sheets, challenges, game states (docs/api.md), and the
+cacheable answer of what a reveal made public."""
 
 import datetime as dt
+
+from flask import jsonify, request
 
 from fairness import DAILY_RULESETS, Ruleset, get_ruleset
 from fairness.scoring import is_five_of_a_kind
@@ -8,6 +11,9 @@ from fairness.scoring import is_five_of_a_kind
 from .clock import format_timestamp
 from .days import DayWindow
 from .games import PLAYING, Played
+
+# A day after, a cache asks again: the audit data never changes, a player's display name may.
+REVEALED_MAX_AGE = 24 * 3600
 
 
 def ruleset_json(ruleset: Ruleset) -> dict:
@@ -78,6 +84,18 @@ def five_of_a_kind_count(played: Played) -> int:
         elif dice is not None and is_five_of_a_kind(dice):
             count += 1
     return count
+
+
+def revealed_answer(payload: dict):
+    """The JSON answer of data a reveal published, which no longer changes: cacheable by anyone
+    for REVEALED_MAX_AGE (``immutable``: no revalidation meanwhile), with an ETag of its body;
+    a bodiless 304 when the request's If-None-Match already names it."""
+    response = jsonify(payload)
+    response.cache_control.public = True
+    response.cache_control.max_age = REVEALED_MAX_AGE
+    response.cache_control.immutable = True
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 def _restriction(placement, language: str) -> dict | None:

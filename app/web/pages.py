@@ -24,6 +24,7 @@ from flask_babel import gettext as _
 
 from fairness import InvalidDate, parse_date
 
+from ..days import service_date
 from . import board
 from .histogram import histogram
 from .locale import LANGUAGES
@@ -89,9 +90,9 @@ def require_daily_sheet(ruleset: str):
 
 
 def require_date(date: str) -> str:
-    """``date`` if it is a YYYY-MM-DD date, else a 404."""
+    """``date`` if it is a YYYY-MM-DD date the service knows (``service_date``), else a 404."""
     try:
-        return parse_date(date).isoformat()
+        return service_date(date)
     except InvalidDate:
         abort(404)
 
