@@ -7,7 +7,7 @@ the blueprints. Extensions add themselves with their own ``init_app(app)`` here.
 
 from flask import Flask
 
-from . import errors, observability, services, web
+from . import errors, observability, players, services, web
 from .config import settings_from_env
 
 
@@ -19,6 +19,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_mapping(test_config)
     services.init_app(app)
     errors.init_app(app)
+    players.init_app(app)
 
     from .api import bp as api_blueprint
 

@@ -4,8 +4,8 @@
 ``YACHT_DAILY_DATA_DIR``: where the secrets (and the embedded Redis's files) live, ``./var``.
 ``YACHT_DAILY_REVEAL_GRACE``: seconds a day stays playable for games in progress after it has
 ended everywhere, 3600.
-``YACHT_DAILY_PUBLIC_URL``: the site's address used in share links (else the request's host).
-``YACHT_DAILY_SECURE_COOKIE``: ``1`` to mark the player cookie Secure (behind HTTPS).
+``YACHT_DAILY_PUBLIC_URL``: the site's address used in share links (else the request's host);
+an https one also marks the player cookie Secure (as does a request that came over https).
 ``YACHT_DAILY_PROXY_HOPS``: how many reverse proxies in front set X-Forwarded-For/-Proto, 0.
 ``YACHT_DAILY_LOG_LEVEL``: the app's log level, ``INFO``.
 ``YACHT_DAILY_RATE_LIMITS``: ``off`` turns the rate limits off (on by default; off under
@@ -13,6 +13,8 @@ ended everywhere, 3600.
 ``YACHT_DAILY_RATE_LIMIT_CREATE``: games created or resumed per client address, ``60/minute``.
 ``YACHT_DAILY_RATE_LIMIT_ACTIONS``: rolls and scorings per client address, ``1200/minute``.
 ``YACHT_DAILY_RATE_LIMIT_VERIFY``: verifications per client address, ``60/minute``.
+``YACHT_DAILY_RATE_LIMIT_DAY_GAMES``: pages of a day's games per client address, ``120/minute``.
+Only successful (2xx) answers count against these budgets.
 """
 
 import datetime as dt
@@ -27,6 +29,7 @@ DEFAULT_RATE_LIMITS = {
     "RATE_LIMIT_CREATE": "60/minute",
     "RATE_LIMIT_ACTIONS": "1200/minute",
     "RATE_LIMIT_VERIFY": "60/minute",
+    "RATE_LIMIT_DAY_GAMES": "120/minute",
 }
 
 
@@ -46,7 +49,6 @@ def settings_from_env() -> dict:
         "SESSION_COOKIE_NAME": "yd_player",
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
-        "SESSION_COOKIE_SECURE": os.environ.get("YACHT_DAILY_SECURE_COOKIE") == "1",
         "PERMANENT_SESSION_LIFETIME": dt.timedelta(days=PLAYER_COOKIE_DAYS),
         "JSON_SORT_KEYS": False,
         "PROXY_HOPS": int(os.environ.get("YACHT_DAILY_PROXY_HOPS") or 0),

@@ -1,12 +1,33 @@
-"""Players: an anonymous id in the signed session cookie, and an optional display name."""
+"""Players: an anonymous id in the signed session cookie, and an optional display name.
+
+The cookie is ``Secure`` whenever the site is served over https: its public URL
+(``PUBLIC_URL``) is https, or the request came over https (directly, or through a trusted proxy's
+``X-Forwarded-Proto``). No separate switch to forget.
+"""
 
 import secrets
 
-from flask import session
+from flask import Flask, request, session
+from flask.sessions import SecureCookieSessionInterface
 
 from .errors import ApiError
 
 NAME_MAX_LENGTH = 24
+
+
+class PlayerCookie(SecureCookieSessionInterface):
+    """Flask's signed cookie session, marked Secure whenever the site is on https."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """Secure if configured so, if the public URL is https, or if this request is."""
+        public_url = app.config.get("PUBLIC_URL") or ""
+        return (super().get_cookie_secure(app) or public_url.lower().startswith("https://")
+                or request.is_secure)
+
+
+def init_app(app: Flask) -> None:
+    """Keep the players' ids in the PlayerCookie session."""
+    app.session_interface = PlayerCookie()
 
 
 def current_player() -> str | None:

@@ -1,8 +1,12 @@
-"""Rate limits per client address on game creation, actions and verification, in the same Redis.
+"""Rate limits per client address on game creation, actions, verification and the heavy read
+of a day's games, in the same Redis.
 
-A refused request gets a 429 with Retry-After. The counts are shared by every worker and every
-replica through Redis; if Redis is down, each process counts in memory until it is back.
-Behind a proxy the client address is the one the proxy reports (``PROXY_HOPS``).
+A refused request gets a 429 with Retry-After. Only answers that did something count (2xx): a
+404 on a junk id, a 400 on bad input, a 409, a 304 or a 429 spend nothing, so one client's
+mistakes do not eat the budget that everyone behind the same NAT shares. The counts are shared
+by every worker and every replica through Redis; if Redis is down, each process counts in
+memory until it is back. Behind a proxy the client address is the one the proxy reports
+(``PROXY_HOPS``).
 """
 
 import logging
@@ -20,6 +24,8 @@ API = "/api/v1"
 CREATE_RULE = f"{API}/games"
 ACTION_RULE = re.compile(rf"^{re.escape(API)}/games/<[^>]+>/(roll|score)$")
 VERIFY_RULE = f"{API}/verify"
+DAY_GAMES_RULE = f"{API}/days/<date>/<ruleset>/games"
+KINDS = ("create", "action", "verify", "day-games")
 STORAGE_TIMEOUT = 2.0
 LIMITER_EXTENSION = "yacht_daily_limiter"
 MEMORY_STORAGE = "memory://"
@@ -35,18 +41,19 @@ def storage_uri(url: str) -> str:
 
 
 def limited_endpoints(app) -> dict[str, str]:
-    """The endpoints of game creation, actions and verification, by kind."""
+    """The endpoints of game creation, actions, verification and a day's games, by kind."""
     found = {}
     for rule in app.url_map.iter_rules():
-        if "POST" not in (rule.methods or ()):
-            continue
-        if rule.rule == CREATE_RULE:
+        methods = rule.methods or ()
+        if "POST" in methods and rule.rule == CREATE_RULE:
             found[rule.endpoint] = "create"
-        elif ACTION_RULE.match(rule.rule):
+        elif "POST" in methods and ACTION_RULE.match(rule.rule):
             found[rule.endpoint] = "action"
-        elif rule.rule == VERIFY_RULE:
+        elif "POST" in methods and rule.rule == VERIFY_RULE:
             found[rule.endpoint] = "verify"
-    missing = {"create", "action", "verify"} - set(found.values())
+        elif "GET" in methods and rule.rule == DAY_GAMES_RULE:
+            found[rule.endpoint] = "day-games"
+    missing = set(KINDS) - set(found.values())
     if missing:
         raise RuntimeError(f"no API route to rate-limit for: {', '.join(sorted(missing))}")
     return found
@@ -79,12 +86,16 @@ def init_app(app) -> None:
         limiter = Limiter(get_remote_address, app=app)
     # The limit decorators hold the limiter weakly: the app keeps it alive.
     app.extensions[LIMITER_EXTENSION] = limiter
-    # Rolls and scorings share one budget; creation and verification have their own.
+    # Rolls and scorings share one budget; creation, verification and day pages have their own.
     decorators = {
-        "create": limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"]),
+        "create": limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"],
+                                deduct_when=succeeded),
         "action": limiter.shared_limit(app.config["RATE_LIMIT_ACTIONS"], "actions",
-                                       methods=["POST"]),
-        "verify": limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"]),
+                                       methods=["POST"], deduct_when=succeeded),
+        "verify": limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"],
+                                deduct_when=succeeded),
+        "day-games": limiter.limit(app.config["RATE_LIMIT_DAY_GAMES"], methods=["GET"],
+                                   deduct_when=succeeded),
     }
     for endpoint, kind in limited_endpoints(app).items():
         app.view_functions[endpoint] = decorators[kind](app.view_functions[endpoint])
@@ -95,6 +106,11 @@ def init_app(app) -> None:
         if response.status_code == 429 and "Retry-After" not in response.headers:
             response.headers["Retry-After"] = str(seconds_until_reset(limiter))
         return response
+
+
+def succeeded(response) -> bool:
+    """Whether an answer spends from the budget: only a 2xx, a request that did something."""
+    return 200 <= response.status_code < 300
 
 
 def seconds_until_reset(limiter: Limiter) -> int:
