@@ -10,6 +10,7 @@ import contextlib
 import json
 import re
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -21,6 +22,7 @@ from fairness.ledger import EPOCH_TYPE
 from .signing import verify_signature
 
 FETCH_TIMEOUT = 120
+RETRIES, MAX_WAIT = 10, 120  # on a 429: wait as Retry-After says (seconds, at most MAX_WAIT)
 LEADERBOARD_LIMIT = 100
 DAY_PAGE = 1000
 READ_ERRORS = (OSError, ValueError, KeyError, TypeError)
@@ -63,7 +65,7 @@ def game(url: str, game_id: str, expect_keys: tuple[str, ...]) -> None:
 @click.argument("sheet", type=click.Choice(DAILY_RULESETS))
 @click.option("--top", type=click.IntRange(0, LEADERBOARD_LIMIT), default=10, show_default=True,
               help="Lines of the recomputed leaderboard to print.")
-@click.option("--page-size", type=click.IntRange(1, 5000), default=DAY_PAGE, show_default=True,
+@click.option("--page-size", type=click.IntRange(1, DAY_PAGE), default=DAY_PAGE, show_default=True,
               help="Games fetched per request.")
 @expect_key_option
 def day(url: str, date: str, sheet: str, top: int, page_size: int,
@@ -162,17 +164,28 @@ def key_checks(entries: list, expected: set[str]) -> list:
 
 
 def fetch(base_url: str, path: str):
-    """GET a JSON document of the server's API."""
+    """GET a JSON document of the server's API; a 429 (rate limited) is waited out and asked
+    again, up to RETRIES times."""
     url = base_url.rstrip("/") + "/api/v1" + path
     request = urllib.request.Request(url, headers={"Accept": "application/json",
                                                    "User-Agent": "yacht-daily-verify"})
-    try:
-        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:
-            return json.loads(response.read().decode("utf-8"))
-    except urllib.error.HTTPError as error:
-        raise OSError(f"{url}: HTTP {error.code}: {error_message(error)}") from None
-    except OSError as error:
-        raise OSError(f"{url}: {error}") from None
+    for attempt in range(RETRIES + 1):
+        try:
+            with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:
+                return json.loads(response.read().decode("utf-8"))
+        except urllib.error.HTTPError as error:
+            if error.code != 429 or attempt == RETRIES:
+                raise OSError(f"{url}: HTTP {error.code}: {error_message(error)}") from None
+            time.sleep(retry_after(error))
+        except OSError as error:
+            raise OSError(f"{url}: {error}") from None
+
+
+def retry_after(error) -> int:
+    """The seconds a 429 asks to wait (its Retry-After), from 1 to MAX_WAIT."""
+    text = error.headers.get("Retry-After", "")
+    seconds = int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 1
+    return min(max(seconds, 1), MAX_WAIT)
 
 
 def error_message(error) -> str:

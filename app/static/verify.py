@@ -34,6 +34,7 @@ import hashlib
 import hmac
 import json
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections import Counter
@@ -952,28 +953,40 @@ def check_expected_keys(report, entries, expected):
 
 # ---------------------------------------------------------------------- the command line
 
-DAY_PAGE, MAX_DAY_PAGE = 1000, 5000
+DAY_PAGE, MAX_DAY_PAGE = 1000, 1000
+RETRIES, MAX_WAIT = 10, 120  # on a 429: wait as Retry-After says (seconds, at most MAX_WAIT)
 
 
 def page_size(text):
     """The --page-size argument: a whole number of games the server serves in one page."""
-    if not text.isdigit() or not 1 <= int(text) <= MAX_DAY_PAGE:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_DAY_PAGE:
         raise argparse.ArgumentTypeError(f"not a whole number from 1 to {MAX_DAY_PAGE}")
     return int(text)
 
 
 def fetch(base, path):
-    """GET a JSON document from the server's API."""
+    """GET a JSON document from the server's API; a 429 (rate limited) is waited out and asked
+    again, up to RETRIES times."""
     url = base.rstrip("/") + "/api/v1" + path
     request = urllib.request.Request(url, headers={"Accept": "application/json",
                                                    "User-Agent": "yacht-daily-verify/1"})
-    try:
-        with urllib.request.urlopen(request, timeout=120) as response:
-            return json.loads(response.read().decode("utf-8"))
-    except urllib.error.HTTPError as error:
-        raise OSError(f"{url}: HTTP {error.code}: {error_message(error)}") from None
-    except OSError as error:
-        raise OSError(f"{url}: {error}") from None
+    for attempt in range(RETRIES + 1):
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                return json.loads(response.read().decode("utf-8"))
+        except urllib.error.HTTPError as error:
+            if error.code != 429 or attempt == RETRIES:
+                raise OSError(f"{url}: HTTP {error.code}: {error_message(error)}") from None
+            time.sleep(retry_after(error))
+        except OSError as error:
+            raise OSError(f"{url}: {error}") from None
+
+
+def retry_after(error):
+    """The seconds a 429 asks to wait (its Retry-After), from 1 to MAX_WAIT."""
+    text = error.headers.get("Retry-After", "")
+    seconds = int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 1
+    return min(max(seconds, 1), MAX_WAIT)
 
 
 def error_message(error):

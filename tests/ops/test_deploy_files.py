@@ -135,7 +135,8 @@ def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
 
 
 def test_nginx_example_passes_nginx_t(tmp_path):
-    """`nginx -t` accepts the site once its upstream hosts and certificate paths exist here."""
+    """`nginx -t` accepts the site once its upstream hosts, certificate and cache paths exist
+    here."""
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx")
                                       else None)
     if nginx is None:
@@ -145,6 +146,7 @@ def test_nginx_example_passes_nginx_t(tmp_path):
     site = re.sub(r"server app\d:8000", "server 127.0.0.1:8000", site)
     site = site.replace("/etc/nginx/tls/fullchain.pem", str(cert_path))
     site = site.replace("/etc/nginx/tls/privkey.pem", str(key_path))
+    site = site.replace("/var/cache/nginx/yacht-daily", str(tmp_path / "cache"))
     (tmp_path / "site.conf").write_text(site)
     (tmp_path / "nginx.conf").write_text(
         f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\n"
