@@ -94,7 +94,8 @@ def init_app(app) -> None:
                                        methods=["POST"], deduct_when=succeeded),
         "verify": limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"],
                                 deduct_when=succeeded),
-        "day-games": limiter.limit(app.config["RATE_LIMIT_DAY_GAMES"], methods=["GET"],
+        # HEAD runs the whole view too (Flask answers it with GET's): limited alike.
+        "day-games": limiter.limit(app.config["RATE_LIMIT_DAY_GAMES"], methods=["GET", "HEAD"],
                                    deduct_when=succeeded),
     }
     for endpoint, kind in limited_endpoints(app).items():
