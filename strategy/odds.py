@@ -8,6 +8,7 @@ maximise that chance alone (stopping as soon as it is reached).
 from collections import Counter
 
 import numpy as np
+
 from fairness import scoring
 
 from .dice import FIRST_ROLL, HANDS

@@ -10,6 +10,7 @@ only once the matching upper box is filled.
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from fairness import get_ruleset
 from fairness.sheets import JOKER_POINTS, UPPER, UPPER_BONUS_THRESHOLD
 

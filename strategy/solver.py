@@ -42,13 +42,14 @@ def layer_states(rules: SheetRules, filled: int) -> tuple[np.ndarray, np.ndarray
     return as_array(masks, np.int64), as_array(uppers, np.int64), as_array(flags, np.int64)
 
 
-def solve(rules: SheetRules) -> np.ndarray:
+def solve(rules: SheetRules, lowest_layer: int = 0) -> np.ndarray:
     """The expected points still to come from the start of a turn, for every state.
 
-    Shape (2**boxes, upper_states, flag_states); unreachable states hold 0.
+    Shape (2**boxes, upper_states, flag_states); unreachable states hold 0, and so do the
+    states with fewer than ``lowest_layer`` boxes filled (to solve only the end of a game).
     """
     values = np.zeros((1 << rules.boxes, rules.upper_states, rules.flag_states))
-    for filled in range(rules.boxes - 1, -1, -1):
+    for filled in range(rules.boxes - 1, lowest_layer - 1, -1):
         masks, uppers, flags = layer_states(rules, filled)
         for start in range(0, len(masks), CHUNK):
             part = slice(start, start + CHUNK)
