@@ -14,8 +14,6 @@ from .dice import FIVE_OF_A_KIND, HANDS
 from .sheetrules import UPPER_CAP, SheetRules
 
 UPPER_BOXES = 6
-IS_FIVE_OF_A_KIND = np.zeros(len(HANDS), dtype=np.int64)
-IS_FIVE_OF_A_KIND[FIVE_OF_A_KIND] = 1
 
 
 def box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray, uppers: np.ndarray,
@@ -58,7 +56,6 @@ def best_box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray,
 def _candidates(rules: SheetRules, values: np.ndarray, masks: np.ndarray, uppers: np.ndarray,
                 flags: np.ndarray) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
     """For each box: the states where it is free and its (rows, 252) values, Joker aside."""
-    extra = rules.extra_bonus * flags[:, None] * IS_FIVE_OF_A_KIND[None, :]
     flat = values.reshape(-1)
     uppers_count, flags_count = rules.upper_states, rules.flag_states
     for b in range(rules.boxes):
@@ -79,7 +76,10 @@ def _candidates(rules: SheetRules, values: np.ndarray, masks: np.ndarray, uppers
                                + holds_fifty[None, :])
         else:
             future = flat.take((next_masks + uppers[rows]) * flags_count + flags[rows])[:, None]
-        yield b, rows, future + points[None, :] + extra[rows]
+        candidate = future + points[None, :]
+        if rules.extra_bonus:
+            candidate[:, FIVE_OF_A_KIND] += rules.extra_bonus * flags[rows, None]
+        yield b, rows, candidate
 
 
 def _joker_rows(rules: SheetRules, masks: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ from .boxvalues import UPPER_BOXES, best_box_values
 from .sheetrules import UPPER_CAP, SheetRules
 from .turn import turn_start_values
 
-CHUNK = 2048
+CHUNK = 256  # states per batch: small enough for the keep arrays to stay in cache
 
 
 def reachable_uppers(upper_mask: int, tracked: bool) -> list[int]:
