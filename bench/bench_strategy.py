@@ -3,8 +3,9 @@
     .venv/bin/python bench/bench_strategy.py                       # the three daily sheets
     .venv/bin/python bench/bench_strategy.py --sheets yahtzee --decisions 5000
 
-For each sheet it solves the table (CPU seconds of this process and wall seconds; peak memory
-the build allocated, by tracemalloc, which numpy reports to), saves it, loads it back (best of
+For each sheet it solves the table (CPU seconds of this process and wall seconds; with
+``--memory`` also the peak memory the build allocated, by tracemalloc, which numpy reports to
+and which slows the build down), saves it, loads it back (best of
 five), then times ``strategy.evaluate`` — every keep and every box of one position — on the
 positions of perfect games played on seeded streams: p50 / p99 of wall time and of this
 thread's CPU time. Run with one BLAS thread (OPENBLAS_NUM_THREADS=1) for the one-core figure.
@@ -47,13 +48,14 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def bench_sheet(sheet: str, directory: Path, decisions: int) -> dict:
+def bench_sheet(sheet: str, directory: Path, decisions: int, memory: bool) -> dict:
     """Build, save, load and evaluate one sheet; return its figures."""
-    tracemalloc.start()
+    if memory:
+        tracemalloc.start()
     cpu, wall = time.process_time(), time.perf_counter()
     table = build_table(sheet)
     build_cpu, build_wall = time.process_time() - cpu, time.perf_counter() - wall
-    peak = tracemalloc.get_traced_memory()[1]
+    peak = tracemalloc.get_traced_memory()[1] if memory else None
     tracemalloc.stop()
     path = table_path(directory, table.rules)
     save_table(table, path)
@@ -71,7 +73,8 @@ def bench_sheet(sheet: str, directory: Path, decisions: int) -> dict:
         cpus.append(time.thread_time() - cpu)
     return {
         "sheet": sheet, "optimum": f"{table.optimum:.4f}", "build_cpu_s": round(build_cpu, 1),
-        "build_wall_s": round(build_wall, 1), "build_peak_mb": round(peak / 2**20, 1),
+        "build_wall_s": round(build_wall, 1),
+        "build_peak_mb": round(peak / 2**20, 1) if memory else "-",
         "file_mb": round(path.stat().st_size / 2**20, 1), "load_ms": round(1e3 * min(loads), 1),
         "decisions": len(walls),
         "decide_wall_ms_p50_p99": (round(1e3 * statistics.median(walls), 2),
@@ -86,12 +89,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sheets", nargs="+", default=list(DAILY_RULESETS))
     parser.add_argument("--decisions", type=int, default=2000)
+    parser.add_argument("--memory", action="store_true", help="trace the build's peak memory")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f}; "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
     with tempfile.TemporaryDirectory() as directory:
         for sheet in args.sheets:
-            print(bench_sheet(sheet, Path(directory), args.decisions), flush=True)
+            print(bench_sheet(sheet, Path(directory), args.decisions, args.memory), flush=True)
 
 
 if __name__ == "__main__":
