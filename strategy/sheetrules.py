@@ -20,7 +20,7 @@ JOKER_MODES = ("forced", "none", "free")
 UPPER_CAP = UPPER_BONUS_THRESHOLD
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays inside: identity, not value, equality
 class SheetRules:
     """The arrays the solver needs for one ruleset and Joker reading."""
 

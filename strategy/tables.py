@@ -21,7 +21,7 @@ from .solver import solve
 FORMAT_VERSION = "yacht-daily/strategy-table/v1"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays inside: identity, not value, equality
 class Table:
     """The optimal expected points still to come from every turn-start state of one sheet."""
 
