@@ -8,7 +8,8 @@ For each sheet it solves the table (CPU seconds of this process and wall seconds
 and which slows the build down), saves it, loads it back (best of
 five), then times ``strategy.evaluate`` — every keep and every box of one position — on the
 positions of perfect games played on seeded streams: p50 / p99 of wall time and of this
-thread's CPU time. Run with one BLAS thread (OPENBLAS_NUM_THREADS=1) for the one-core figure.
+thread's CPU time, cold (the table's cache of recent turns emptied before each decision).
+Run with one BLAS thread (OPENBLAS_NUM_THREADS=1) for the one-core figure.
 """
 
 import argparse
@@ -67,6 +68,7 @@ def bench_sheet(sheet: str, directory: Path, decisions: int, memory: bool) -> di
     positions = decision_positions(table, max(1, decisions // (3 * table.rules.boxes)))
     walls, cpus = [], []
     for position in (positions * (decisions // len(positions) + 1))[:decisions]:
+        table.recent_turns.clear()  # cold: every decision recomputes its turn's values
         cpu, wall = time.thread_time(), time.perf_counter()
         evaluate(table, position)
         walls.append(time.perf_counter() - wall)

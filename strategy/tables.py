@@ -9,6 +9,7 @@ import hashlib
 import os
 import threading
 import zipfile
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,8 @@ class Table:
 
     rules: SheetRules
     values: np.ndarray = field(repr=False)
+    # evaluate.py's few most recent turn-start states: (box values, keep values per rolls left)
+    recent_turns: OrderedDict = field(default_factory=OrderedDict, repr=False)
 
     @property
     def ruleset_id(self) -> str:
