@@ -23,6 +23,7 @@ from .days import day_window, earliest_today
 from .embedded import EmbeddedRedis
 from .server import GunicornServer, server_options
 from .services import services
+from .strategy_cli import strategy
 from .verify_cli import verify
 
 NEW_EPOCH_NOTICE = dt.timedelta(days=1)
@@ -190,3 +191,4 @@ def new_epoch(data_dir: Path | None, start: dt.datetime, days: int | None) -> No
 
 
 main.add_command(verify)
+main.add_command(strategy)

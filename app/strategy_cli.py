@@ -1,0 +1,34 @@
+"""``yacht-daily strategy``: the strategy engine's commands (tables cached on disk)."""
+
+from pathlib import Path
+
+import click
+
+from fairness import RULESETS
+from strategy import load_or_build
+
+from .config import data_dir_from_env
+
+
+def tables_dir(tables: Path | None, data_dir: Path | None) -> Path:
+    """Where tables are cached: ``--tables``, else ``strategy-tables`` in the data directory."""
+    if tables is not None:
+        return tables
+    return (data_dir or data_dir_from_env()) / "strategy-tables"
+
+
+@click.group()
+def strategy() -> None:
+    """Optimal play: expected scores from the solved tables."""
+
+
+@strategy.command()
+@click.argument("sheet", type=click.Choice(sorted(RULESETS)))
+@click.option("--tables", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Table cache directory (default: DATA_DIR/strategy-tables).")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Data directory (default: $YACHT_DAILY_DATA_DIR or ./var).")
+def ev(sheet: str, tables: Path | None, data_dir: Path | None) -> None:
+    """Print the optimal expected final score of SHEET from the empty sheet (4 decimals)."""
+    table = load_or_build(tables_dir(tables, data_dir), sheet)
+    click.echo(f"{table.optimum:.4f}")

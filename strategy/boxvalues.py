@@ -1,0 +1,106 @@
+"""What each final hand is worth in each box, for many states at once.
+
+A state is ``(mask, upper, flag)``: the filled boxes as a bit mask (bit ``b`` = box ``b`` in
+sheet order), the upper total capped at 63 (0 on sheets without a bonus) and whether the
+five-of-a-kind box holds 50 (0 on sheets without a +extra bonus). ``values[mask, upper, flag]``
+is the expected sum of every point still to come from the start of a turn in that state.
+"""
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from .dice import FIVE_OF_A_KIND, HANDS
+from .sheetrules import UPPER_CAP, SheetRules
+
+UPPER_BOXES = 6
+
+
+def box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray, uppers: np.ndarray,
+               flags: np.ndarray) -> np.ndarray:
+    """(boxes, n, 252): points now plus expected points to come, per box and final hand.
+
+    A box the rules do not allow for that state and hand is ``-inf``.
+    """
+    out = np.full((rules.boxes, len(masks), len(HANDS)), -np.inf)
+    for b, rows, candidate in _candidates(rules, values, masks, uppers, flags):
+        out[b, rows] = candidate
+    joker_rows = _joker_rows(rules, masks)
+    if joker_rows.size:
+        columns = out[:, joker_rows[:, None], FIVE_OF_A_KIND[None, :]]
+        _apply_joker(rules, columns, masks[joker_rows])
+        out[:, joker_rows[:, None], FIVE_OF_A_KIND[None, :]] = columns
+    return out
+
+
+def best_box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray,
+                    uppers: np.ndarray, flags: np.ndarray) -> np.ndarray:
+    """(n, 252): the best allowed box's value for each state and final hand."""
+    n = len(masks)
+    best = np.full((n, len(HANDS)), -np.inf)
+    joker_rows = _joker_rows(rules, masks)
+    position = np.full(n, -1)
+    position[joker_rows] = np.arange(joker_rows.size)
+    columns = np.full((rules.boxes, joker_rows.size, len(FIVE_OF_A_KIND)), -np.inf)
+    for b, rows, candidate in _candidates(rules, values, masks, uppers, flags):
+        best[rows] = np.maximum(best[rows], candidate)
+        if joker_rows.size:
+            at = position[rows]
+            columns[b, at[at >= 0]] = candidate[at >= 0][:, FIVE_OF_A_KIND]
+    if joker_rows.size:
+        _apply_joker(rules, columns, masks[joker_rows])
+        best[joker_rows[:, None], FIVE_OF_A_KIND[None, :]] = columns.max(axis=0)
+    return best
+
+
+def _candidates(rules: SheetRules, values: np.ndarray, masks: np.ndarray, uppers: np.ndarray,
+                flags: np.ndarray) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """For each box: the states where it is free and its (rows, 252) values, Joker aside."""
+    flat = values.reshape(-1)
+    uppers_count, flags_count = rules.upper_states, rules.flag_states
+    for b in range(rules.boxes):
+        rows = np.nonzero(((masks >> b) & 1) == 0)[0]
+        if rows.size == 0:
+            continue
+        points = rules.points[b]
+        next_masks = (masks[rows] | (1 << b)) * uppers_count
+        if b < UPPER_BOXES and rules.upper_bonus:
+            before = uppers[rows, None]
+            after = np.minimum(before + points[None, :], UPPER_CAP)
+            crossed = rules.upper_bonus * ((before < UPPER_CAP) & (after >= UPPER_CAP))
+            index = (next_masks[:, None] + after) * flags_count + flags[rows, None]
+            future = flat.take(index) + crossed
+        elif b == rules.five_box and flags_count > 1:
+            holds_fifty = (points == 50).astype(np.int64)
+            future = flat.take(((next_masks + uppers[rows]) * flags_count)[:, None]
+                               + holds_fifty[None, :])
+        else:
+            future = flat.take((next_masks + uppers[rows]) * flags_count + flags[rows])[:, None]
+        candidate = future + points[None, :]
+        if rules.extra_bonus:
+            candidate[:, FIVE_OF_A_KIND] += rules.extra_bonus * flags[rows, None]
+        yield b, rows, candidate
+
+
+def _joker_rows(rules: SheetRules, masks: np.ndarray) -> np.ndarray:
+    """The indices of the states where a further five-of-a-kind is a Joker."""
+    bit = rules.joker_active_bit
+    return np.nonzero(masks & bit)[0] if bit else np.array([], dtype=np.int64)
+
+
+def _apply_joker(rules: SheetRules, columns: np.ndarray, masks: np.ndarray) -> None:
+    """Apply the Joker to (boxes, rows, 6) five-of-a-kind values of Joker states, in place."""
+    lower = slice(UPPER_BOXES, rules.boxes)
+    faces = np.arange(UPPER_BOXES)
+    upper_filled = ((masks[:, None] >> faces[None, :]) & 1) == 1  # (rows, 6)
+    delta = rules.joker_delta[lower][:, None, :]
+    if rules.joker == "free":
+        columns[lower] += delta * upper_filled[None, :, :]
+        return
+    columns[lower] += delta
+    lower_free = ((~masks) & rules.lower_bits) != 0  # (rows,)
+    allowed = np.zeros(columns.shape, dtype=bool)
+    allowed[faces, :, faces] = ~upper_filled.T  # the matching upper box while it is free
+    allowed[lower] = (upper_filled & lower_free[:, None])[None]  # else a free lower box
+    allowed[:UPPER_BOXES] |= (upper_filled & ~lower_free[:, None])[None]  # else a 0 above
+    columns[~allowed] = -np.inf

@@ -1,0 +1,93 @@
+"""Table files (checksum, key, atomic save), the background-building cache, and the CLI."""
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from app.cli import main
+from strategy import (
+    TableCache,
+    TableFileError,
+    TablesNotReady,
+    build_table,
+    load_or_build,
+    load_table,
+    save_table,
+    table_path,
+)
+
+
+@pytest.fixture(scope="module")
+def yacht_table():
+    """The traditional Yacht table (the quickest sheet to solve)."""
+    return build_table("yacht")
+
+
+def test_save_then_load_gives_the_same_values(tmp_path, yacht_table):
+    path = tmp_path / "yacht.npz"
+    save_table(yacht_table, path)
+    loaded = load_table(path, "yacht")
+    assert np.array_equal(loaded.values, yacht_table.values)
+    assert loaded.optimum == yacht_table.optimum
+    assert [p.name for p in tmp_path.iterdir()] == ["yacht.npz"]  # no temporary file left
+
+
+def test_a_changed_value_is_refused(tmp_path, yacht_table):
+    path = tmp_path / "yacht.npz"
+    save_table(yacht_table, path)
+    with np.load(path) as data:
+        fields = dict(data)
+    fields["values"] = fields["values"].copy()
+    fields["values"][5, 0, 0] += 1e-9
+    np.savez(path, **fields)
+    with pytest.raises(TableFileError, match="checksum"):
+        load_table(path, "yacht")
+
+
+def test_a_table_of_another_sheet_is_refused(tmp_path, yacht_table):
+    path = tmp_path / "other.npz"
+    save_table(yacht_table, path)
+    with pytest.raises(TableFileError, match="built for"):
+        load_table(path, "yacht-bonus")
+
+
+def test_garbage_is_refused_and_rebuilt(tmp_path, yacht_table):
+    path = table_path(tmp_path, yacht_table.rules)
+    path.write_bytes(b"not a table")
+    with pytest.raises(TableFileError, match="unreadable"):
+        load_table(path, "yacht")
+    assert load_or_build(tmp_path, "yacht").optimum == yacht_table.optimum
+    assert load_table(path, "yacht").optimum == yacht_table.optimum
+
+
+def test_cache_says_not_ready_then_serves_the_built_table(tmp_path, yacht_table):
+    cache = TableCache(tmp_path / "tables")
+    with pytest.raises(TablesNotReady):
+        cache.get("yacht")
+    table = cache.wait("yacht", timeout=120)
+    assert table.optimum == yacht_table.optimum
+    assert cache.get("yacht") is table
+    assert TableCache(tmp_path / "tables").get("yacht").optimum == table.optimum  # from disk
+
+
+def test_cache_rebuilds_a_corrupt_file(tmp_path, yacht_table):
+    path = table_path(tmp_path, yacht_table.rules)
+    save_table(yacht_table, path)
+    path.write_bytes(path.read_bytes()[:-40])
+    cache = TableCache(tmp_path)
+    with pytest.raises(TablesNotReady):
+        cache.get("yacht")
+    assert cache.wait("yacht", timeout=120).optimum == yacht_table.optimum
+    assert load_table(path, "yacht").optimum == yacht_table.optimum
+
+
+def test_cli_prints_the_optimum_with_four_decimals(tmp_path):
+    result = CliRunner().invoke(main, ["strategy", "ev", "yacht", "--tables", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().splitlines()[-1] == "166.9551"
+
+
+def test_cli_refuses_an_unknown_sheet(tmp_path):
+    result = CliRunner().invoke(main, ["strategy", "ev", "nope", "--tables", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "nope" in result.output
