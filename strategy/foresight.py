@@ -306,13 +306,12 @@ class _BoxMoves:
                             extra=self.extra, mask=mask)
 
     def _score_five_box(self, table, after, points: int) -> None:
-        """Fill the five-of-a-kind box (free until now): 50 sets the fifty flag."""
+        """Fill the five-of-a-kind box (free until now, so fifty flag 0): 50 sets the flag."""
         axis = self.five_axis
         source = _fix(table, self.box_axes, {axis: 0})
         flag = 1 if points == 50 and self.search.tracks_fifty else 0
         target = _fix(after, self.box_axes, {axis: 1})[..., flag, :] + np.int16(points)
-        for fifty in range(source.shape[-2]):
-            np.maximum(source[..., fifty, :], target, out=source[..., fifty, :])
+        np.maximum(source[..., 0, :], target, out=source[..., 0, :])
 
     def _score(self, table, after, box, points, fixed, extra=0, mask=None) -> None:
         """Raise the states of ``table`` matching ``fixed`` by scoring ``points`` in ``box``.
@@ -323,16 +322,20 @@ class _BoxMoves:
         axis = self.axis[box]
         source = _fix(table, self.box_axes, {**fixed, axis: 0})
         target = _fix(after, self.box_axes, {**fixed, axis: 1})
+        if fixed.get(self.five_axis) == 0:
+            # While the five-of-a-kind box is free its fifty flag is 0: skip the unused half.
+            source, target = source[..., :1, :], target[..., :1, :]
         if box in self.upper and self.search.tracks_upper:
             gained = _add_upper(target, points, self.ruleset.upper_bonus)
         else:
             gained = target + np.int16(points)
         if extra:
             gained[..., 1, :] += np.int16(extra)
-        if mask is not None:
+        if mask is None:
+            np.maximum(source, gained, out=source)
+        else:
             mask = _fix(mask, self.box_axes, {**fixed, axis: 0})[..., None, None]
-            gained = np.where(mask, gained, np.int16(_UNREACHABLE))
-        np.maximum(source, gained, out=source)
+            np.maximum(source, gained, out=source, where=mask)
 
 
 def _add_upper(target: np.ndarray, points: int, bonus: int) -> np.ndarray:
