@@ -79,11 +79,12 @@ class _Search:
 
     def __init__(self, ruleset, sheet, rolls_taken, extra_bonus, dice):
         """Read the rolls the free boxes can use and fill the value tables backwards."""
-        if type(rolls_taken) is not int or rolls_taken < 0:
-            raise ValueError(f"rolls_taken must be a non-negative integer, got {rolls_taken!r}")
+        for name, number in (("rolls_taken", rolls_taken), ("extra_bonus", extra_bonus),
+                             *((f"points of {box}", p) for box, p in sheet.items())):
+            if type(number) is not int or number < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {number!r}")
         self.ruleset = ruleset
         self.sheet = dict(sheet)
-        self.start_roll = rolls_taken
         self.start_extra = extra_bonus
         self.free = tuple(c.id for c in ruleset.categories if c.id not in sheet)
         if not self.free:

@@ -266,12 +266,13 @@ def test_dice_may_be_a_roll_function():
         ({"dice": [1] * 179}, "needs the first 180 dice"),
         ({"dice": [0] * 180}, "each die must be an integer from 1 to 6"),
         ({"dice": [1] * 180, "rolls_taken": -1}, "rolls_taken must be a non-negative integer"),
+        ({"dice": [1] * 180, "boxes": {"ones": "3"}}, "points of ones must be a non-negative"),
         ({"dice": [1] * 180, "boxes": {c: 0 for c in get_ruleset("yacht").category_ids}},
          "already full"),
         ({"dice": [1] * 180, "boxes": {"chance": 3}}, "not a box of yacht"),
     ],
 )
 def test_bad_input_is_refused_clearly(arguments, message):
-    """Too few dice, bad dice, a negative start, a full sheet or an unknown box: a clear error."""
+    """Too few dice, bad dice, a bad start state, a full sheet or an unknown box: a clear error."""
     with pytest.raises(ValueError, match=message):
         foresight_maximum("yacht", **arguments)
