@@ -242,7 +242,8 @@ def _fill_values(search: _Search) -> list[np.ndarray]:
     for roll in range(last_roll, -1, -1):
         table = np.full(shape, _UNREACHABLE, dtype=_VALUE_TYPE)
         table[(1,) * free_count] = 0
-        # A turn can start at relative roll r only with at most r / 3 turns behind it.
+        # A turn starting at relative roll r has at least r / 3 turns behind it, and at most
+        # one box fewer than there are free: later positions hold only the full sheet.
         if roll <= last_roll - ROLLS_PER_TURN:
             for rolls in range(1, ROLLS_PER_TURN + 1):
                 boxes.relax(table, values[roll + rolls], end_hands(search.rolls, roll, rolls))
@@ -260,7 +261,7 @@ class _BoxMoves:
     """
 
     def __init__(self, search: _Search):
-        """Index the free boxes and precompute what the five-of-a-kind rules allow."""
+        """Index the free boxes and, where a sheet has one, a five-of-a-kind's Joker points."""
         self.search = search
         self.ruleset: Ruleset = search.ruleset
         self.axis = {box: i for i, box in enumerate(search.free)}
