@@ -11,6 +11,7 @@ from .errors import (
     TableFileError,
     TablesNotReady,
 )
+from .foresight import ForesightResult, foresight_for_day, foresight_maximum
 from .evaluate import Evaluation, evaluate, expected_from_turn_start
 from .hints import Hint, hint
 from .odds import odds_table, target_odds
@@ -34,6 +35,7 @@ __all__ = [
     "Choice",
     "Decision",
     "Evaluation",
+    "ForesightResult",
     "Hint",
     "InvalidPosition",
     "InvalidTranscript",
@@ -50,6 +52,8 @@ __all__ = [
     "build_table",
     "evaluate",
     "expected_from_turn_start",
+    "foresight_for_day",
+    "foresight_maximum",
     "hint",
     "hold_for",
     "load_or_build",
