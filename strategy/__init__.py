@@ -11,8 +11,8 @@ from .errors import (
     TableFileError,
     TablesNotReady,
 )
-from .foresight import ForesightResult, foresight_for_day, foresight_maximum
 from .evaluate import Evaluation, evaluate, expected_from_turn_start
+from .foresight import ForesightResult, foresight_for_day, foresight_maximum
 from .hints import Hint, hint
 from .odds import odds_table, target_odds
 from .policy import Choice, hold_for, perfect_choice, play_game, ranked_choices
