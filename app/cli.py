@@ -6,12 +6,17 @@ directory: the running one if ``serve`` is up, otherwise one started just for th
 
 import contextlib
 import datetime as dt
+import errno
+import functools
 import json
 import os
+import socket
+import sys
 from pathlib import Path
 
 import click
 import redis
+from gunicorn.util import parse_address
 
 from fairness import ChainError
 from fairness.chain import MAX_EPOCH_DAYS
@@ -20,13 +25,15 @@ from . import keys
 from .clock import system_now
 from .config import data_dir_from_env
 from .days import day_window, earliest_today
-from .embedded import EmbeddedRedis
-from .server import GunicornServer, server_options
+from .embedded import EmbeddedRedis, RedisSupervisor
+from .server import LOG_FORMATS, WORKER_CLASSES, GunicornServer, server_options
 from .services import services
 from .strategy_cli import strategy
 from .verify_cli import verify
 
 NEW_EPOCH_NOTICE = dt.timedelta(days=1)
+DEFAULT_BIND = "127.0.0.1:8000"
+OTHER_PORT = 8080
 
 DATA_DIR_OPTION = click.option(
     "--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -61,45 +68,90 @@ def init(data_dir: Path | None, start: dt.datetime | None, days: int | None) -> 
         click.echo(f"{data_dir} is already initialised; nothing changed.")
         return
     try:
-        epoch = _initialise(data_dir, start.date() if start else None, days)
+        _initialise(data_dir, start.date() if start else None, days)
     except keys.AlreadyInitialised as error:
         raise click.ClickException(f"{error}: refusing to overwrite") from None
-    click.echo(f"Initialised {data_dir}: epoch from {epoch.start} to {epoch.end}, "
-               f"anchor {epoch.anchor.hex()}")
 
 
 def _initialise(data_dir: Path, start: dt.date | None, days: int | None):
-    """Create the secrets with the defaults for what is not given."""
-    return keys.initialise(data_dir, start or earliest_today(system_now()),
-                           days or keys.DEFAULT_EPOCH_DAYS)
+    """Create the secrets with the defaults for what is not given, and say in plain words what
+    was made and where it is."""
+    first_date = start or earliest_today(system_now())
+    epoch = keys.initialise(data_dir, first_date, days or keys.DEFAULT_EPOCH_DAYS)
+    why_first = "" if start else (f" ({epoch.start} because that date is still today "
+                                  "somewhere on Earth)")
+    click.echo(
+        f"Initialised {data_dir}: this server's secrets are in {data_dir / keys.EPOCH_SECRET_FILE}"
+        f" (every day's dice are drawn from it) and {data_dir / keys.SIGNING_KEY_FILE} (it signs"
+        f" the public ledger). Keep them private and back them up (docs/operations.md).\n"
+        f"They deal one epoch, a run of {epoch.length} daily challenges from {epoch.start} to "
+        f"{epoch.end}{why_first}; its anchor {epoch.anchor.hex()} is published in the ledger "
+        f"first, so anyone can check each day's revealed seed against it later.")
+    return epoch
 
 
 @main.command()
 @DATA_DIR_OPTION
-@click.option("--bind", default="127.0.0.1:8000", show_default=True, help="HOST:PORT to listen on.")
+@click.option("--bind", default=DEFAULT_BIND, show_default=True, help="HOST:PORT to listen on.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Gunicorn worker processes.")
+@click.option("--worker-class", type=click.Choice(WORKER_CLASSES), default="gevent",
+              show_default=True,
+              help="gevent: slow clients wait without holding a worker (docs/performance.md).")
 @click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Threads per worker (more than 1 uses gthread workers).")
-def serve(data_dir: Path | None, bind: str, workers: int, threads: int) -> None:
-    """Serve the game with gunicorn, on an embedded Redis unless REDIS_URL is set."""
+              help="Threads per worker, with --worker-class gthread.")
+@click.option("--log-format", type=click.Choice(("auto", *LOG_FORMATS)), default="auto",
+              show_default=True,
+              help="auto: plain text lines on a terminal, else one JSON object per line.")
+def serve(data_dir: Path | None, bind: str, workers: int, worker_class: str, threads: int,
+          log_format: str) -> None:
+    """Serve the game with gunicorn, on an embedded Redis unless REDIS_URL is set; the embedded
+    Redis is restarted when it dies, and serve exits with status 69 if it keeps dying."""
     data_dir = _data_dir(data_dir)
+    _check_can_listen(bind)
     if not keys.is_initialised(data_dir):
-        epoch = _initialise(data_dir, None, None)
-        click.echo(f"Initialised {data_dir}: epoch from {epoch.start}, anchor {epoch.anchor.hex()}")
-    with _redis_for(data_dir, share_running=False):
+        _initialise(data_dir, None, None)
+    if log_format == "auto":
+        log_format = "text" if sys.stderr.isatty() else "json"
+    os.environ["YACHT_DAILY_LOG_FORMAT"] = log_format
+    options = server_options(bind, workers, threads, worker_class, log_format)
+    with _redis_for(data_dir, share_running=False) as embedded:
         from . import create_app
 
-        GunicornServer(create_app, server_options(bind, workers, threads)).run()
+        supervise = functools.partial(RedisSupervisor, embedded) if embedded else None
+        GunicornServer(create_app, options, supervise).run()
+
+
+def _check_can_listen(bind: str) -> None:
+    """Fail with one clear message, before anything starts, when ``bind`` cannot be listened on
+    (gunicorn would retry five times and then give up)."""
+    address = parse_address(bind)
+    if isinstance(address, str):  # a unix socket
+        return
+    host, port = address
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            other = OTHER_PORT if port != OTHER_PORT else OTHER_PORT + 1
+            if error.errno == errno.EADDRINUSE:
+                raise click.ClickException(
+                    f"port {port} on {host} is already in use (is Yacht Daily already running?)."
+                    f" Pick another port: make serve PORT={other}, or yacht-daily serve --bind "
+                    f"{host}:{other}") from None
+            raise click.ClickException(f"cannot listen on {bind}: {error.strerror}") from None
 
 
 @contextlib.contextmanager
 def _redis_for(data_dir: Path, share_running: bool = True):
     """Make REDIS_URL name a running Redis for the duration: the configured one, the embedded
     server already running on the data directory (unless ``share_running`` is false: ``serve``
-    owns its server), or a new embedded server stopped on exit."""
+    owns its server), or a new embedded server stopped on exit. Yields the embedded server
+    started here, else None."""
     if os.environ.get("REDIS_URL"):
-        yield
+        yield None
         return
     embedded = EmbeddedRedis(data_dir)
     running = _answers(embedded.url)
@@ -109,7 +161,7 @@ def _redis_for(data_dir: Path, share_running: bool = True):
     os.environ["REDIS_URL"] = embedded.url
     try:
         with contextlib.nullcontext() if running else embedded:
-            yield
+            yield None if running else embedded
     finally:
         del os.environ["REDIS_URL"]
 

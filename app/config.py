@@ -8,6 +8,7 @@ ended everywhere, 3600.
 an https one also marks the player cookie Secure (as does a request that came over https).
 ``YACHT_DAILY_PROXY_HOPS``: how many reverse proxies in front set X-Forwarded-For/-Proto, 0.
 ``YACHT_DAILY_LOG_LEVEL``: the app's log level, ``INFO``.
+``YACHT_DAILY_LOG_FORMAT``: ``json`` (one object per line, the default) or ``text``.
 ``YACHT_DAILY_RATE_LIMITS``: ``off`` turns the rate limits off (on by default; off under
 ``TESTING`` unless a test turns them on).
 ``YACHT_DAILY_RATE_LIMIT_CREATE``: games created or resumed per client address, ``60/minute``.
@@ -53,6 +54,7 @@ def settings_from_env() -> dict:
         "JSON_SORT_KEYS": False,
         "PROXY_HOPS": int(os.environ.get("YACHT_DAILY_PROXY_HOPS") or 0),
         "LOG_LEVEL": os.environ.get("YACHT_DAILY_LOG_LEVEL") or "INFO",
+        "LOG_FORMAT": os.environ.get("YACHT_DAILY_LOG_FORMAT") or "json",
         "RATE_LIMITS": os.environ.get("YACHT_DAILY_RATE_LIMITS") or None,
         **{key: os.environ.get(f"YACHT_DAILY_{key}") or default
            for key, default in DEFAULT_RATE_LIMITS.items()},

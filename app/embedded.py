@@ -3,7 +3,8 @@ managed child process on a unix socket inside the data directory, with an fsync'
 
 It runs in its own session (a Ctrl-C meant for ``serve`` does not hit it before the workers have
 stopped), is stopped by its owner on exit, and on Linux dies with its parent even if that is
-killed outright.
+killed outright. ``RedisSupervisor`` starts it again on its AOF when it dies, and gives up (so
+that the service manager restarts the whole service) when it keeps dying.
 """
 
 import ctypes
@@ -12,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
 from pathlib import Path
 
 import redis
@@ -23,6 +25,14 @@ START_TIMEOUT = 10.0
 STOP_TIMEOUT = 30.0
 MAX_SOCKET_PATH = 100
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+MAX_RESTARTS = 5
+RESTART_WINDOW = 60.0
+RESTART_PAUSE = 0.5
+
+
+def socket_url(data_dir: Path) -> str:
+    """The redis-py URL of the embedded server a data directory holds."""
+    return f"unix://{Path(data_dir).resolve() / SOCKET_NAME}"
 
 
 def _die_with_parent() -> None:
@@ -56,7 +66,16 @@ class EmbeddedRedis:
     @property
     def url(self) -> str:
         """The redis-py URL of the server's socket."""
-        return f"unix://{self.socket_path}"
+        return socket_url(self.data_dir)
+
+    @property
+    def log_path(self) -> Path:
+        """redis-server's own log file."""
+        return self.data_dir / LOG_NAME
+
+    def is_running(self) -> bool:
+        """True while the server process started last has not exited."""
+        return self._process is not None and self._process.poll() is None
 
     def command_line(self) -> list[str]:
         """The redis-server arguments: unix socket only, AOF with fsync on every write."""
@@ -70,7 +89,7 @@ class EmbeddedRedis:
             "--appendfsync", "always",
             "--save", "",
             "--daemonize", "no",
-            "--logfile", str(self.data_dir / LOG_NAME),
+            "--logfile", str(self.log_path),
         ]
 
     def start(self) -> "EmbeddedRedis":
@@ -115,7 +134,7 @@ class EmbeddedRedis:
         client = redis.Redis(unix_socket_path=str(self.socket_path))
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
-                raise RuntimeError(f"redis-server exited; see {self.data_dir / LOG_NAME}")
+                raise RuntimeError(f"redis-server exited; see {self.log_path}")
             try:
                 if client.ping():
                     return
@@ -123,3 +142,48 @@ class EmbeddedRedis:
                 time.sleep(0.05)
         self._process.kill()
         raise RuntimeError(f"redis-server did not answer within {START_TIMEOUT} s")
+
+
+class RedisGaveUp(RuntimeError):
+    """The embedded Redis died or failed to start too often to keep trying."""
+
+
+class RedisSupervisor:
+    """Keep an ``EmbeddedRedis`` running: start it again on its own files (its AOF, so every
+    acknowledged write) whenever it has died, and give up with ``RedisGaveUp`` once it needed
+    more than ``max_restarts`` attempts within ``window`` seconds."""
+
+    def __init__(self, server: EmbeddedRedis, log, max_restarts: int = MAX_RESTARTS,
+                 window: float = RESTART_WINDOW, pause: float = RESTART_PAUSE):
+        """Watch ``server``; ``log`` has ``warning`` and ``info`` (gunicorn's or stdlib's)."""
+        self.server = server
+        self.log = log
+        self.max_restarts = max_restarts
+        self.window = window
+        self.pause = pause
+        self._attempts: deque[float] = deque()
+
+    def check(self) -> None:
+        """Restart the server if it has died (at most one attempt per ``pause``); raise
+        ``RedisGaveUp`` when the attempts in the window are used up."""
+        if self.server.is_running():
+            return
+        now = time.monotonic()
+        while self._attempts and now - self._attempts[0] > self.window:
+            self._attempts.popleft()
+        if self._attempts and now - self._attempts[-1] < self.pause:
+            return
+        if len(self._attempts) >= self.max_restarts:
+            raise RedisGaveUp(
+                f"the embedded redis-server died or failed to start {len(self._attempts)} "
+                f"times within {self.window:.0f} s; see {self.server.log_path}")
+        self._attempts.append(now)
+        self.log.warning("The embedded redis-server has stopped; starting it again on its "
+                         "append-only file (attempt %d of %d)", len(self._attempts),
+                         self.max_restarts)
+        try:
+            self.server.start()
+        except RuntimeError as error:
+            self.log.warning("The embedded redis-server did not start again: %s", error)
+            return
+        self.log.info("The embedded redis-server is back")

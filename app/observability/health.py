@@ -1,18 +1,21 @@
 """Liveness and readiness for load balancers and orchestrators.
 
-``/healthz``: the process answers (restart it if not). ``/readyz``: it can serve players —
+``/healthz``: the process answers (restart it if not), and, when it runs the embedded Redis
+itself (``serve`` without ``REDIS_URL``), that Redis answers too: a restart of the process is
+then what brings it back. ``/readyz``: it can serve players —
 Redis answers, the loaded secrets are those the ledger published, and the epoch covers today
 (send it traffic only then).
 """
 
 import redis
-from flask import Blueprint, jsonify
+from flask import Blueprint, current_app, jsonify
 from redis.exceptions import RedisClusterException
 
 from fairness import ChainError
 
+from ..embedded import socket_url
 from ..ledger_service import LedgerMismatch
-from ..services import services
+from ..services import redis_url, services
 
 READY_RETRY_AFTER = "5"
 
@@ -21,8 +24,21 @@ blueprint = Blueprint("health", __name__)
 
 @blueprint.get("/healthz")
 def healthz():
-    """The process is up and answering."""
+    """The process is up and answering (and so is its embedded Redis, when it has one); else
+    503 with the Redis check."""
+    if uses_embedded_redis():
+        check = redis_check()
+        if not check["ok"]:
+            response = jsonify({"status": "unavailable", "checks": {"redis": check}})
+            response.status_code = 503
+            response.headers["Retry-After"] = READY_RETRY_AFTER
+            return response
     return jsonify({"status": "ok"})
+
+
+def uses_embedded_redis() -> bool:
+    """True when the app's Redis is the embedded server of its own data directory."""
+    return redis_url(current_app.config) == socket_url(current_app.config["DATA_DIR"])
 
 
 @blueprint.get("/readyz")

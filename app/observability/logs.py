@@ -18,6 +18,8 @@ from gunicorn.glogging import Logger as GunicornLogger
 REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 APP_LOGGER = "app"
+APP_HANDLER_MARK = "yacht_daily_handler"
+TEXT_FORMAT = "[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s"
 _STANDARD_RECORD_KEYS = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 
 
@@ -61,8 +63,9 @@ def incoming_request_id() -> str:
 
 
 def init_app(app) -> None:
-    """Log the app's records as JSON on stderr and tag requests and responses with their id."""
-    configure_app_logger(app.config.get("LOG_LEVEL", "INFO"))
+    """Log the app's records on stderr (JSON, or plain text when ``LOG_FORMAT`` is ``text``) and
+    tag requests and responses with their id."""
+    configure_app_logger(app.config.get("LOG_LEVEL", "INFO"), app.config.get("LOG_FORMAT"))
 
     @app.before_request
     def assign_request_id():
@@ -77,13 +80,16 @@ def init_app(app) -> None:
         return response
 
 
-def configure_app_logger(level: str) -> logging.Logger:
-    """Give the ``app`` logger one JSON stderr handler (once per process) and ``level``."""
+def configure_app_logger(level: str, log_format: str | None = None) -> logging.Logger:
+    """Give the ``app`` logger one stderr handler (once per process) and ``level``: JSON lines,
+    or plain text ones for a person at a terminal when ``log_format`` is ``text``."""
     logger = logging.getLogger(APP_LOGGER)
     logger.setLevel(level.upper())
-    if not any(isinstance(h.formatter, JsonFormatter) for h in logger.handlers):
+    if not any(getattr(h, APP_HANDLER_MARK, False) for h in logger.handlers):
         handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(JsonFormatter())
+        handler.setFormatter(logging.Formatter(TEXT_FORMAT) if log_format == "text"
+                             else JsonFormatter())
+        setattr(handler, APP_HANDLER_MARK, True)
         logger.addHandler(handler)
     return logger
 

@@ -103,3 +103,9 @@ def deploy_server(ops_dir, data_dir, clock_file):
     yield start
     for server in servers:
         server.stop()
+
+
+@pytest.fixture
+def serve_data_dir(ops_dir, data_dir) -> Path:
+    """The test secrets in a short directory (the embedded Redis's unix socket goes there)."""
+    return Path(shutil.copytree(data_dir, ops_dir / "var"))
