@@ -1,26 +1,37 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# What the service needs to run, and on top of it what the tests need (playwright, ruff …).
+RUNTIME_STAMP := $(VENV)/.installed-runtime
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: serve test vectors clean translations
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || python3 -m venv $(VENV)
+$(PY):
+	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+
+$(RUNTIME_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $(RUNTIME_STAMP)
+
+$(TEST_STAMP): $(RUNTIME_STAMP)
 	$(PY) -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(TEST_STAMP)
 
-serve: $(STAMP)
-	$(VENV)/bin/yacht-daily serve
+# make serve PORT=8080 HOST=0.0.0.0 to listen elsewhere (0.0.0.0: every interface).
+serve: $(RUNTIME_STAMP)
+	$(VENV)/bin/yacht-daily serve --bind $(HOST):$(PORT)
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 	# The API suite again, on a real 3-master Redis Cluster (tests/redis_cluster.py).
 	$(PY) tests/redis_cluster.py $(PY) -m pytest tests/app -q
 
 # After changing a page's text: refresh the French catalog, translate its new entries, run again.
-translations: $(STAMP)
+translations: $(RUNTIME_STAMP)
 	mkdir -p build
 	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 --no-location \
 		--sort-output --omit-header -o build/messages.pot .
@@ -28,7 +39,7 @@ translations: $(STAMP)
 		--ignore-obsolete -w 100
 	$(VENV)/bin/pybabel compile -d app/translations
 
-vectors: $(STAMP)
+vectors: $(RUNTIME_STAMP)
 	$(PY) scripts/make_vectors.py
 
 clean:

@@ -42,7 +42,7 @@ from http_load import (
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.server import GunicornServer, server_options  # noqa: E402
+from app.server import WORKER_CLASSES, GunicornServer, server_options  # noqa: E402
 
 MAX_GAMES = 5000
 MAX_CLIENTS = 64
@@ -101,7 +101,7 @@ def bench_service(args, workdir: Path) -> dict:
         env.pop(name, None)
     command = [sys.executable, "-c", "from app.cli import main; main()", "serve",
                "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers),
-               "--threads", str(args.threads)]
+               "--worker-class", args.worker_class, "--threads", str(args.threads)]
     server = ServerProcess(command, port, env, workdir / "serve.log",
                            ("GET", "/api/v1/rulesets"))
     try:
@@ -141,7 +141,8 @@ def bench_bare(args, workdir: Path, requests: int) -> dict:
     """Send as many JSON POSTs to a bare Flask endpoint under the same gunicorn settings."""
     port = free_port()
     command = [sys.executable, str(Path(__file__).resolve()), "--serve-bare", f"127.0.0.1:{port}",
-               "--workers", str(args.workers), "--threads", str(args.threads)]
+               "--workers", str(args.workers), "--worker-class", args.worker_class,
+               "--threads", str(args.threads)]
     server = ServerProcess(command, port, dict(os.environ), workdir / "bare.log",
                            ("POST", BARE_PATH, bare_request(0)))
     measures = Measures()
@@ -158,7 +159,8 @@ def report(args, service: dict, bare: dict) -> None:
     measures, wall = service["measures"], service["wall"]
     actions = measures.actions
     print(f"yacht-daily bench: {args.games} games, {args.clients} clients, {args.workers} "
-          f"workers x {args.threads} threads, embedded redis-server (AOF, fsync always), "
+          f"{args.worker_class} workers x {args.threads} threads, embedded redis-server "
+          f"(AOF, fsync always), "
           f"{os.cpu_count()} CPUs shared by clients and servers")
     print(f"{'target':<24}{'requests':>9}{'games/s':>9}{'actions/s':>10}{'req/s':>8}"
           f"{'p50 ms':>8}{'p99 ms':>8}{'errors':>8}")
@@ -193,12 +195,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--worker-class", default="gevent", choices=WORKER_CLASSES)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--serve-bare", metavar="HOST:PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_bare:
         GunicornServer(bare_app,
-                       server_options(args.serve_bare, args.workers, args.threads)).run()
+                       server_options(args.serve_bare, args.workers, args.threads,
+                                      args.worker_class)).run()
         return
     if not 1 <= args.games <= MAX_GAMES or not 1 <= args.clients <= MAX_CLIENTS:
         parser.error(f"--games 1..{MAX_GAMES}, --clients 1..{MAX_CLIENTS}")

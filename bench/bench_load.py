@@ -223,7 +223,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--workers", default="1,2,4", help="worker counts, comma-separated")
-    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
+    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread", "gevent"])
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--cluster", action="store_true",
                         help="add a row on a 3-master Redis Cluster (largest worker count)")

@@ -8,6 +8,7 @@ docs/performance.md gives the measurements behind the defaults.
 import os
 
 from app.observability.gunicorn_hooks import SERVER_SETTINGS
+from app.server import quiet_late_patching
 
 
 def default_workers() -> int:
@@ -20,6 +21,10 @@ bind = os.environ.get("YACHT_DAILY_BIND", "127.0.0.1:8000").split(",")
 workers = int(os.environ.get("WEB_CONCURRENCY", default_workers()))
 worker_class = os.environ.get("YACHT_DAILY_WORKER_CLASS", "sync")
 threads = int(os.environ.get("YACHT_DAILY_THREADS", "1"))
+# Behind nginx, which buffers whole requests (deploy/nginx), slow clients never reach a worker,
+# so sync workers are the default here; `yacht-daily serve`, exposed as it is, uses gevent.
+if worker_class == "gevent":
+    post_fork = quiet_late_patching
 
 # A request does at most two Redis round trips: 30 s means something is stuck, not slow.
 timeout = int(os.environ.get("YACHT_DAILY_WORKER_TIMEOUT", "30"))

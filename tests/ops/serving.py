@@ -17,8 +17,9 @@ class ServeProcess(ServerProcess):
     ``ready_path`` answers 200."""
 
     def __init__(self, workdir: Path, data_dir: Path, clock_file: Path, *options: str,
-                 ready_path: str = "/readyz"):
-        """Start it with the extra command-line ``options`` and wait until it is ready."""
+                 ready_path: str = "/readyz", command: list[str] = SERVE):
+        """Start ``command`` (``yacht-daily serve``) with the extra command-line ``options`` and
+        wait until it is ready."""
         self.workdir = workdir
         self.data_dir = data_dir
         self.port = free_port()
@@ -27,7 +28,7 @@ class ServeProcess(ServerProcess):
                "YACHT_DAILY_RATE_LIMITS": "off", "PYTHONUNBUFFERED": "1"}
         for name in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"):
             env.pop(name, None)
-        self.launch([*SERVE, "--data-dir", str(data_dir), "--bind", f"127.0.0.1:{self.port}",
+        self.launch([*command, "--data-dir", str(data_dir), "--bind", f"127.0.0.1:{self.port}",
                      *options], env, ready_path, cwd=workdir)
 
     def redis_pid(self) -> int | None:

@@ -19,7 +19,7 @@ from test_faults import (
     wait_for_status,
 )
 
-from app.embedded import socket_url
+from app.embedded import MAX_RESTARTS, socket_url
 from app.server import REDIS_GAVE_UP_EXIT
 
 NOT_A_COMMAND = b"this line is not a Redis command\r\n"
@@ -100,7 +100,7 @@ def test_serve_exits_non_zero_when_redis_cannot_start_again(ops_dir, serve_data_
         assert unhealthy and unhealthy[0]["checks"]["redis"]["ok"] is False
         assert (200, {"status": "ok"}) not in health
         log = server.log()
-        assert "failed to start 5 times within 60 s" in log
+        assert f"failed to start {MAX_RESTARTS} times within 60 s" in log
         assert server.redis_pid() is None
     finally:
         server.stop()
