@@ -19,6 +19,7 @@ from test_faults import (
     wait_for_status,
 )
 
+from app import create_app
 from app.embedded import MAX_RESTARTS, socket_url
 from app.server import REDIS_GAVE_UP_EXIT
 
@@ -104,3 +105,16 @@ def test_serve_exits_non_zero_when_redis_cannot_start_again(ops_dir, serve_data_
         assert server.redis_pid() is None
     finally:
         server.stop()
+
+
+def test_healthz_fails_only_when_the_processs_own_embedded_redis_is_down(data_dir, clock):
+    """The embedded Redis of the app's own data directory gone: /healthz 503 naming Redis. An
+    external Redis gone: /healthz stays 200 (a restart would not help; /readyz tells)."""
+    embedded = create_app({"TESTING": True, "DATA_DIR": str(data_dir), "CLOCK": clock,
+                           "REDIS_URL": socket_url(data_dir)})
+    answer = embedded.test_client().get("/healthz")
+    assert answer.status_code == 503 and answer.headers["Retry-After"].isdigit()
+    assert answer.get_json()["checks"]["redis"] == {"ok": False, "detail": "ConnectionError"}
+    external = create_app({"TESTING": True, "DATA_DIR": str(data_dir), "CLOCK": clock,
+                           "REDIS_URL": f"unix://{data_dir}/elsewhere.sock"})
+    assert external.test_client().get("/healthz").get_json() == {"status": "ok"}
