@@ -107,6 +107,8 @@ def serve(data_dir: Path | None, bind: str, workers: int, worker_class: str, thr
           log_format: str) -> None:
     """Serve the game with gunicorn, on an embedded Redis unless REDIS_URL is set; the embedded
     Redis is restarted when it dies, and serve exits with status 69 if it keeps dying."""
+    if threads > 1 and worker_class != "gthread":
+        raise click.UsageError("--threads needs --worker-class gthread")
     data_dir = _data_dir(data_dir)
     _check_can_listen(bind)
     if not keys.is_initialised(data_dir):
