@@ -33,11 +33,13 @@ import datetime
 import hashlib
 import hmac
 import json
+import marshal
 import sys
 import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from json.encoder import encode_basestring  # json.dumps's escaping (ensure_ascii=False)
 
 GENESIS = "0" * 64
 EPOCH, REVEAL, RECEIPT = "yacht-daily/epoch/v1", "yacht-daily/reveal/v1", "yacht-daily/receipt/v1"
@@ -627,49 +629,103 @@ def replay_score(report, sheet, i, entry, explain):
     sheet.dice, sheet.rolls_in_turn = None, 0
 
 
-def fast_replay(transcript, sheet_id, rolls, texts):
+# marshal version 2 writes no back-references and no interning marks: its bytes are a function
+# of the value alone, and it refuses every type but the exact built-in ones, telling True from 1
+# and 1.0. A marshalled list of dicts is "[", its length, then each dict as "{ ... 0".
+MARSHAL_VERSION = 2
+
+
+def fast_replay(transcript, sheet_id, rolls, steps):
     """The whole-day audit's shortcut: (Sheet, canonical bytes) when the transcript is exactly
     what the rules give, else None (then ``replay`` names what differs).
 
-    It rebuilds the transcript's canonical JSON from the rules and compares it with the
-    transcript's own (needed for its hash anyway): equal text means equal entries, types
-    included. ``texts`` caches each distinct entry's canonical text for the day.
+    The transcript's marshal bytes are cut into one piece per entry. A day's games share one
+    stream, so the same piece recurs in the same replay state (rolls taken, rolls in the turn,
+    dice) in many games: ``steps`` keeps, per state, what each piece does (the next state, the
+    entry's canonical JSON, the box it fills), learnt once from the entry by ``replay``'s own
+    rules. The box filled twice, a roll after the last box, and five of a kind (the Joker rule,
+    the extra bonus) depend on the whole sheet and are checked in every game.
     """
-    try:  # a float would make the texts differ, so plain json.dumps is exact here
-        text = json.dumps(transcript, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        sheet, parts = Sheet(sheet_id), []
-        for entry in transcript:
-            if entry["action"] == "roll":
-                hold = tuple(entry["hold"])
-                if sheet.full() or sheet.rolls_in_turn >= 3 or (sheet.dice is None and any(hold)):
-                    return None
-                drawn, before = rolls[sheet.rolls], sheet.dice
-                sheet.dice = [before[p] if hold[p] else drawn[p] for p in range(5)]
-                key = ("roll", hold, tuple(sheet.dice))
-                sheet.rolls_in_turn, sheet.rolls = sheet.rolls_in_turn + 1, sheet.rolls + 1
-            else:
-                box = entry["category"]
-                if sheet.dice is None or sheet.full() or box not in sheet.rules["boxes"] or \
-                        box in sheet.boxes or \
-                        box not in allowed_boxes(sheet.rules, sheet.dice, sheet.boxes):
-                    return None
-                worth = points(sheet_id, box, sheet.dice, sheet.boxes)
-                bonus = extra_bonus(sheet.rules, sheet.dice, sheet.boxes)
-                key = ("score", box, worth, bonus)
-                sheet.boxes[box], sheet.extra = worth, sheet.extra + bonus
-                sheet.dice, sheet.rolls_in_turn = None, 0
-            if key not in texts:
-                texts[key] = canonical(
-                    {"action": "roll", "hold": [bool(h) for h in key[1]], "dice": list(key[2])}
-                    if key[0] == "roll" else
-                    {"action": "score", "category": key[1], "points": key[2], "bonus": key[3]}
-                ).decode("utf-8")
-            parts.append(texts[key])
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+    try:
+        encoded = marshal.dumps(transcript, MARSHAL_VERSION)
+    except ValueError:  # not plain JSON values
         return None
-    if "[" + ",".join(parts) + "]" != text:
+    pieces = marshal_pieces(encoded)
+    if pieces is None:
         return None
-    return sheet, text.encode("utf-8")
+    sheet = Sheet(sheet_id)
+    node, texts, boxes = step_node(steps, (0, 0, None)), [], sheet.boxes
+    for index, piece in enumerate(pieces):
+        step = node.get(piece) or learn_step(steps, node, piece, transcript[index], sheet_id,
+                                             rolls)
+        if step is None:
+            return None
+        node, text, score = step
+        texts.append(text)
+        if score is not None:
+            box, worth, bonus, five = score
+            if box in boxes or five is not None and (
+                    box not in allowed_boxes(sheet.rules, five, boxes)
+                    or worth != points(sheet_id, box, five, boxes)
+                    or bonus != extra_bonus(sheet.rules, five, boxes)):
+                return None
+            boxes[box], sheet.extra = worth, sheet.extra + bonus
+    if sheet.full() and node[None][1]:  # rolled after the last box
+        return None
+    return sheet, b"[" + b",".join(texts) + b"]"
+
+
+def marshal_pieces(encoded):
+    """A marshalled list of dicts cut into one piece per dict (its bytes without "{" and "0"),
+    or None when it is not a list of as many pieces as its length says."""
+    if encoded[:1] != b"[":
+        return None
+    count = int.from_bytes(encoded[1:5], "little")
+    if count == 0:
+        return [] if len(encoded) == 5 else None
+    if encoded[5:6] != b"{" or encoded[-1:] != b"0":
+        return None
+    pieces = encoded[6:-1].split(b"0{")
+    return pieces if len(pieces) == count else None
+
+
+def step_node(steps, state):
+    """The dict of the steps learnt from a replay state; its state is kept under None."""
+    if state not in steps:
+        steps[state] = {None: state}
+    return steps[state]
+
+
+def learn_step(steps, node, piece, entry, sheet_id, rolls):
+    """The step ``entry`` makes from ``node``'s state, kept under ``piece``; None when the
+    entry does not marshal to exactly ``piece`` or is not what the rules allow there."""
+    try:
+        if marshal.dumps(entry, MARSHAL_VERSION) != b"{" + piece + b"0":
+            return None
+    except ValueError:
+        return None
+    taken, in_turn, dice = node[None]
+    sheet, own = Sheet(sheet_id), Report()
+    sheet.rolls, sheet.rolls_in_turn, sheet.dice = taken, in_turn, dice and list(dice)
+    action, score = entry.get("action"), None
+    five = dice is not None and len(set(dice)) == 1
+    if action == "roll" and taken < len(rolls):
+        replay_roll(own, sheet, 0, entry, rolls, False)
+        after = (sheet.rolls, sheet.rolls_in_turn, tuple(sheet.dice or ()))
+    elif action == "score" and not five:  # any free box takes these dice: the sheet is moot
+        replay_score(own, sheet, 0, entry, False)
+        score, after = (entry["category"], entry["points"], entry["bonus"], None), (taken, 0, None)
+    elif action == "score":  # well formed here; the points are checked on the whole sheet
+        if sheet.score_problem(entry) or type(entry["points"]) is not int or \
+                type(entry["bonus"]) is not int:
+            return None
+        score, after = (entry["category"], entry["points"], entry["bonus"], dice), (taken, 0, None)
+    else:
+        return None
+    if own.checks:
+        return None
+    step = node[piece] = (step_node(steps, after), canonical(entry), score)
+    return step
 
 
 def stream_rolls(seed_hex, date, sheet_id):
@@ -808,7 +864,8 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
     key = epochs[reveal["epoch"]][1]["public_key"]
     rolls = stream_rolls(reveal["seed"], date, sheet_id)
     failures = {name: [] for name in DAY_CHECKS}
-    leaves, results, seen, texts, played = [], [], set(), {}, 0
+    leaves, results, seen, steps, played = [], [], set(), {}, 0
+    signed, key_ok = day_receipt_bytes(date, reveal["epoch"], sheet_id), is_hex(key, 64)
     for number, game in enumerate(games, 1):
         played = number
         game_id = game.get("id") if isinstance(game, dict) else None
@@ -817,7 +874,7 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
                                               f"{game_id!r}")
             continue
         seen.add(game_id)
-        fast = fast_replay(game.get("transcript"), sheet_id, rolls, texts)
+        fast = fast_replay(game.get("transcript"), sheet_id, rolls, steps)
         if fast:
             sheet, encoded = fast
         else:
@@ -837,15 +894,18 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
             if finished:
                 failures["receipts"].append(f"game {game_id}: finished without a receipt")
             continue
-        problems = format_problems(receipt, RECEIPT)
-        if not problems:
-            expected = {"type": RECEIPT, "game": game_id, "epoch": reveal["epoch"],
-                        "date": date, "ruleset": sheet_id, "player": game.get("player")}
-            problems = [f"{k} {receipt[k]!r} ≠ {v!r}" for k, v in expected.items()
-                        if receipt[k] != v]
-        if problems:
-            failures["receipts"].append(f"game {game_id}: {'; '.join(problems)}")
-            continue
+        message = signed(receipt, game_id, game.get("player"))
+        if message is None:  # not plainly this game's receipt: the format checks say why
+            problems = format_problems(receipt, RECEIPT)
+            if not problems:
+                expected = {"type": RECEIPT, "game": game_id, "epoch": reveal["epoch"],
+                            "date": date, "ruleset": sheet_id, "player": game.get("player")}
+                problems = [f"{k} {receipt[k]!r} ≠ {v!r}" for k, v in expected.items()
+                            if receipt[k] != v]
+            if problems:
+                failures["receipts"].append(f"game {game_id}: {'; '.join(problems)}")
+                continue
+            message = unsigned_bytes(receipt)
         digest = sha256(encoded) if encoded else transcript_digest(game.get("transcript"))
         if digest != receipt["transcript_sha256"]:
             failures["transcript hashes"].append(
@@ -855,11 +915,11 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
         if total != receipt["total"]:
             failures["totals"].append(f"game {game_id}: recomputed {total} ≠ receipt total "
                                       f"{receipt['total']}")
-        if verify is not None and not signature_ok(verify, key, receipt):
+        if verify is not None and not (key_ok and verify(key, message, receipt["sig"])):
             failures["receipt signatures"].append(
                 f"game {game_id}: sig {short(receipt['sig'])} is not a valid Ed25519 signature "
                 f"by epoch {receipt['epoch']}'s key {short(key)}")
-        leaves.append((game_id, merkle_leaf(unsigned_bytes(receipt))))
+        leaves.append((game_id, merkle_leaf(message)))
         results.append((total, game_id, game.get("player")))
     count = len(leaves)
     successes = {
@@ -887,6 +947,37 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
     if public_board is not None:
         check_leaderboard(report, public_board, board)
     return board
+
+
+def day_receipt_bytes(date, epoch, sheet_id):
+    """A function (receipt, game id, player) -> the bytes its signature covers (its canonical
+    JSON without sig), written around the fields the day's receipts share; None when the
+    receipt is not plainly a well-formed receipt of that game, player, date, epoch and sheet."""
+    keys = set(FIELDS[RECEIPT])
+    head = f'{{"date":{encode_basestring(date)},"epoch":{epoch},"game":'
+    middle = f',"ruleset":{encode_basestring(sheet_id)},"total":'
+    tail = f'","type":{encode_basestring(RECEIPT)}}}'
+
+    def receipt_bytes(receipt, game_id, player):
+        """The signed bytes of ``receipt``, or None (then the format checks say what)."""
+        if type(receipt) is not dict or receipt.keys() != keys:
+            return None
+        game, owner, total = receipt["game"], receipt["player"], receipt["total"]
+        digest, sig = receipt["transcript_sha256"], receipt["sig"]
+        if not (type(game) is str and game == game_id and type(owner) is str and owner == player
+                and type(total) is int and type(receipt["epoch"]) is int
+                and receipt["epoch"] == epoch and plain_hex(digest, 64) and plain_hex(sig, 128)
+                and all(type(receipt[k]) is str and receipt[k] == v
+                        for k, v in (("type", RECEIPT), ("date", date), ("ruleset", sheet_id)))):
+            return None
+        return (f"{head}{encode_basestring(game)},\"player\":{encode_basestring(owner)}{middle}"
+                f"{total},\"transcript_sha256\":\"{digest}{tail}").encode()
+    return receipt_bytes
+
+
+def plain_hex(value, digits):
+    """A str of exactly ``digits`` lowercase hex digits."""
+    return type(value) is str and len(value) == digits and not value.strip("0123456789abcdef")
 
 
 def check_leaderboard(report, published, board):

@@ -8,7 +8,8 @@ Signatures are checked through a ``SignatureCheck`` the caller supplies (the cor
 standard-library only); without one every signature check is reported as not checked.
 
 checks.py holds what every check shares; ledger_view.py and ledger_checks.py the ledger;
-game_checks.py one game; replay.py and fast_replay.py the replays; day.py a whole day.
+game_checks.py one game; replay.py and fast_replay.py the replays; day.py a whole day, with
+fast_receipt.py writing its receipts' signed bytes.
 """
 
 from .checks import (

@@ -20,6 +20,7 @@ from .checks import (
     short,
     unchecked_canonical,
 )
+from .fast_receipt import ReceiptBytes
 from .fast_replay import FastReplay
 from .ledger_checks import ledger_checks, reveal_check, seed_check
 from .ledger_view import LedgerView
@@ -130,6 +131,7 @@ class _DayAuditor:
         self.stream = SharedStream(DiceStream(reveal["seed"], reveal["date"], ruleset))
         self.rules = CachedRules(ruleset)
         self.fast = FastReplay(self.stream, self.rules)
+        self.receipt_bytes = ReceiptBytes(RECEIPT_TYPE, reveal["date"], reveal["epoch"], ruleset)
         self.failures: dict[str, list[str]] = {name: [] for name in _DAY_CHECKS}
         self.leaves: list[tuple[str, bytes]] = []
         self.results: list[dict] = []
@@ -172,16 +174,19 @@ class _DayAuditor:
     def _audit_receipt(self, game: Mapping, receipt, transcript, replayed) -> None:
         """Check a published game's receipt against the game, its replay, and its signature."""
         game_id = game["id"]
-        problems = field_problems(receipt, RECEIPT_FIELDS, "receipt")
-        expected = {"type": RECEIPT_TYPE, "game": game_id, "epoch": self.reveal["epoch"],
-                    "date": self.reveal["date"], "ruleset": self.ruleset,
-                    "player": game.get("player")}
-        if not problems:
-            problems = [f"{key} {receipt[key]!r} ≠ {value!r}"
-                        for key, value in expected.items() if receipt[key] != value]
-        if problems:
-            self.failures["receipts"].append(f"game {game_id}: {'; '.join(problems)}")
-            return
+        message = self.receipt_bytes.of(receipt, game_id, game.get("player"))
+        if message is None:  # not plainly this game's receipt: the field checks say why
+            problems = field_problems(receipt, RECEIPT_FIELDS, "receipt")
+            expected = {"type": RECEIPT_TYPE, "game": game_id, "epoch": self.reveal["epoch"],
+                        "date": self.reveal["date"], "ruleset": self.ruleset,
+                        "player": game.get("player")}
+            if not problems:
+                problems = [f"{key} {receipt[key]!r} ≠ {value!r}"
+                            for key, value in expected.items() if receipt[key] != value]
+            if problems:
+                self.failures["receipts"].append(f"game {game_id}: {'; '.join(problems)}")
+                return
+            message = unchecked_canonical(unsigned(receipt)).encode("utf-8")
         encoded = getattr(replayed, "encoded", None) or safe_canonical(transcript)
         actual = sha256_hex(encoded) if encoded is not None else None
         if actual != receipt["transcript_sha256"]:
@@ -192,7 +197,6 @@ class _DayAuditor:
         if total != receipt["total"]:
             self.failures["totals"].append(
                 f"game {game_id}: recomputed {total} ≠ receipt total {receipt['total']}")
-        message = unchecked_canonical(unsigned(receipt)).encode("utf-8")
         if self.verify_signature is not None:
             key = self.epoch["public_key"]
             if not self.verify_signature(key, message, receipt["sig"]):

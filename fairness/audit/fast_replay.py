@@ -1,22 +1,39 @@
-"""The whole-day audit's fast path: a transcript replayed and compared as canonical text."""
+"""The whole-day audit's fast path: a transcript replayed on steps learnt from the day's games.
 
+Every game of a (date, sheet) draws from one stream, so the same entry recurs, in the same
+replay state, in thousands of games. A transcript is cut into its entries' exact encodings, and
+each (state, entry) step is checked by the detailed replay's own rules once, then looked up.
+"""
+
+import marshal
 from dataclasses import dataclass
 
 from .. import rules
-from ..canonical import canonical_json
-from ..game import ROLLS_PER_TURN
+from ..scoring import is_five_of_a_kind
 from .checks import unchecked_canonical
-from .replay import CachedRules, SharedStream
+from .replay import CachedRules, ReplayState, SharedStream
+
+# marshal version 2 writes no back-references and no interning marks: its bytes are a function
+# of the value alone, and it refuses every type but the exact built-in ones (no bool for an int,
+# no int subclass, no mapping but a dict), telling True from 1 and 1.0.
+MARSHAL_VERSION = 2
+_LIST, _DICT, _DICT_END = b"[", b"{", b"0"
+_BETWEEN_DICTS = _DICT_END + _DICT  # one entry's end and the next one's start
 
 
 class FastReplay:
-    """The whole-day audit's fast path: replays a transcript and compares it in one go.
+    """The whole-day audit's fast path: replays a transcript on memoised steps in one go.
 
-    It rebuilds the canonical JSON the rules and the stream give and compares it with the
-    transcript's own canonical JSON (which the transcript hash needs anyway): equal text means
-    every entry is exactly what ``fairness.game.replay`` would accept, types included, without
-    a check object per action. Anything else returns None, and the caller runs
-    ``replay_checks`` to name the wrong entry.
+    A transcript's marshal bytes are a list header, then each entry's bytes ``{...0``. Cut at
+    every ``0{``, they give one piece per entry; a piece seen before, in the same replay state
+    (rolls taken, rolls in the turn, dice), is the same entry (marshal's bytes decode to one
+    value only), so its step (the next state, the entry's canonical JSON, what it scores) is
+    looked up. A new piece is learnt from the entry itself, checked by the detailed replay's
+    rules, after checking that it encodes to exactly that piece. Anything the rules do not
+    give returns None, and the caller runs ``replay_checks`` to name the wrong entry.
+
+    What depends on the whole sheet stays out of the steps: a box filled twice, a roll after
+    the last box, and the Joker rule and extra bonus (five of a kind only), checked per game.
     """
 
     def __init__(self, stream: SharedStream, scorer: CachedRules):
@@ -24,76 +41,108 @@ class FastReplay:
         self.stream = stream
         self.scorer = scorer
         self.ruleset = scorer.ruleset
-        self.box_ids = frozenset(self.ruleset.category_ids)
-        self._entries: dict = {}  # (kind, ...) -> canonical text of an entry
+        self.size = len(self.ruleset.categories)
+        self._nodes: dict[tuple, _Node] = {}
+        self.start = self._node((0, 0, None))
 
     def run(self, transcript) -> "FastReplayed | None":
         """The replay's outcome when every entry is exactly what the rules give, else None."""
         try:
-            text = unchecked_canonical(transcript)
-            return self._replay(transcript, text)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            encoded = marshal.dumps(transcript, MARSHAL_VERSION)
+        except ValueError:  # not plain JSON values: the detailed replay decides
             return None
-
-    def _replay(self, transcript: list, text: str) -> "FastReplayed | None":
-        """Replay, rebuilding the expected canonical text entry by entry.
-
-        Only five of a kind can bring the Joker rule or an extra bonus into play, so other
-        dice go straight to the cached points of their box.
-        """
-        parts = []
-        boxes: dict[str, int] = {}
-        extra, dice, in_turn, taken = 0, None, 0, 0
-        size, rolls, texts, scorer = (len(self.box_ids), self.stream.rolls, self._entries,
-                                      self.scorer)
-        for entry in transcript:
-            if entry["action"] == "roll":
-                h0, h1, h2, h3, h4 = entry["hold"]
-                if len(boxes) == size or in_turn >= ROLLS_PER_TURN or (
-                        dice is None and (h0 or h1 or h2 or h3 or h4)):
+        pieces = _pieces(encoded)
+        if pieces is None:
+            return None
+        node, boxes, extra, texts, scorer = self.start, {}, 0, [], self.scorer
+        for piece, entry in zip(pieces, transcript, strict=True):
+            step = node.get(piece) or self._learn(node, piece, entry)
+            if step is None:
+                return None
+            node, text, score = step
+            texts.append(text)
+            if score is not None:
+                category, points, bonus, five = score
+                if category in boxes or five is not None and (
+                        scorer.allowed(category, five, boxes) is not None
+                        or points != scorer.points(category, five, boxes)
+                        or bonus != scorer.bonus(five, boxes)):
                     return None
-                drawn = rolls[taken]
-                if dice is not None:
-                    drawn = (dice[0] if h0 else drawn[0], dice[1] if h1 else drawn[1],
-                             dice[2] if h2 else drawn[2], dice[3] if h3 else drawn[3],
-                             dice[4] if h4 else drawn[4])
-                dice = drawn
-                key = (h0, h1, h2, h3, h4, dice)
-                parts.append(texts.get(key) or self._text(key))
-                in_turn, taken = in_turn + 1, taken + 1
-            else:
-                category = entry["category"]
-                if (dice is None or len(boxes) == size or category not in self.box_ids
-                        or category in boxes):
-                    return None
-                if dice[0] == dice[1] == dice[2] == dice[3] == dice[4]:
-                    if scorer.allowed(category, dice, boxes) is not None:
-                        return None
-                    bonus = scorer.bonus(dice, boxes)
-                else:
-                    bonus = 0
-                points = scorer.points(category, dice, boxes)
-                key = (category, points, bonus)
-                parts.append(texts.get(key) or self._text(key))
                 boxes[category] = points
-                extra, dice, in_turn = extra + bonus, None, 0
-        if "[" + ",".join(parts) + "]" != text:
+                extra += bonus
+        if len(boxes) == self.size and node.state[1]:  # rolled after the last box
             return None
-        return FastReplayed(boxes, scorer.totals(boxes, extra), text.encode("utf-8"))
+        return FastReplayed(boxes, scorer.totals(boxes, extra), b"[" + b",".join(texts) + b"]")
 
-    def _text(self, key: tuple) -> str:
-        """The canonical JSON of the entry ``key`` describes, kept: entries recur all day.
+    def _node(self, state: tuple) -> "_Node":
+        """The one node of a replay state (rolls taken, rolls in the turn, dice or None)."""
+        node = self._nodes.get(state)
+        if node is None:
+            node = self._nodes[state] = _Node(state)
+        return node
 
-        A roll's key is its five holds (as recorded: a 1 for a true is caught by the text
-        comparison, whose expected text always says true) and its dice; a score's is its box,
-        points and bonus.
-        """
-        if len(key) == 6:
-            entry = {"action": "roll", "hold": [bool(h) for h in key[:5]], "dice": list(key[5])}
+    def _learn(self, node: "_Node", piece: bytes, entry) -> tuple | None:
+        """The step ``entry`` makes from ``node``, kept under ``piece``; None when ``entry``
+        does not encode to exactly ``piece`` or is not what the rules allow there."""
+        try:
+            if marshal.dumps(entry, MARSHAL_VERSION) != _DICT + piece + _DICT_END:
+                return None
+        except ValueError:
+            return None
+        taken, in_turn, dice = node.state
+        sheet = ReplayState(self.ruleset, explain=False)
+        sheet.rolls_taken, sheet.rolls_in_turn, sheet.dice = taken, in_turn, dice
+        action = entry.get("action")
+        five = dice is not None and is_five_of_a_kind(dice)
+        score = None
+        if action == "roll":
+            if taken >= len(self.stream.rolls):
+                return None
+            sheet.roll(0, entry, self.stream)
+        elif action == "score" and not five:  # the sheet does not matter: any free box
+            sheet.score(0, entry, self.scorer)
+            category = entry["category"]
+            score = (category, entry["points"], entry["bonus"], None)
+        elif action == "score":  # checked against the whole sheet in every game
+            if sheet.score_problem(entry, self.scorer) or not all(
+                    type(entry[key]) is int for key in ("points", "bonus")):
+                return None
+            score = (entry["category"], entry["points"], entry["bonus"], dice)
         else:
-            entry = {"action": "score", "category": key[0], "points": key[1], "bonus": key[2]}
-        text = self._entries[key] = canonical_json(entry).decode("utf-8")
-        return text
+            return None
+        if sheet.checks:
+            return None
+        after = (sheet.rolls_taken, sheet.rolls_in_turn, sheet.dice) if score is None else \
+            (taken, 0, None)
+        # the rules accept no float in an entry: its canonical JSON is json.dumps's text
+        text = unchecked_canonical(entry).encode("utf-8")
+        step = node[piece] = (self._node(after), text, score)
+        return step
+
+
+class _Node(dict):
+    """A replay state's learnt steps: entry piece -> (next node, canonical JSON, score)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple):
+        """No step learnt yet from ``state``."""
+        super().__init__()
+        self.state = state
+
+
+def _pieces(encoded: bytes) -> list[bytes] | None:
+    """A marshalled list of dicts cut into one piece per dict (its bytes without ``{`` and
+    ``0``), or None when the bytes are not a list of as many pieces as the list holds."""
+    if encoded[:1] != _LIST:
+        return None
+    count = int.from_bytes(encoded[1:5], "little")
+    if count == 0:
+        return [] if len(encoded) == 5 else None
+    if encoded[5:6] != _DICT or encoded[-1:] != _DICT_END:
+        return None
+    pieces = encoded[6:-1].split(_BETWEEN_DICTS)
+    return pieces if len(pieces) == count else None
 
 
 @dataclass

@@ -60,7 +60,7 @@ def replay_checks(transcript, stream: DiceStream | SharedStream, explain: bool =
     """
     ruleset = get_ruleset(stream.ruleset)
     scorer = scorer or CachedRules(ruleset.id)
-    state = _ReplayState(ruleset, explain)
+    state = ReplayState(ruleset, explain)
     if not isinstance(transcript, list | tuple):
         state.fail("transcript", "the transcript is not a list of actions")
         return state.result()
@@ -120,7 +120,7 @@ class CachedRules:
         return rules.Totals(upper, bonus, sum(boxes.values()) - upper, extra_bonus_points)
 
 
-class _ReplayState:
+class ReplayState:
     """The sheet being rebuilt while a transcript is checked."""
 
     def __init__(self, ruleset, explain: bool):
@@ -156,7 +156,7 @@ class _ReplayState:
         """Check a roll entry; when legal, continue with the dice the stream gives."""
         name = f"roll {self.rolls_taken}"
         hold = entry.get("hold")
-        problem = self._roll_problem(entry, hold)
+        problem = self.roll_problem(entry, hold)
         if problem:
             self.fail(name, f"action {index}: {problem}")
             return
@@ -166,18 +166,17 @@ class _ReplayState:
         recorded = entry["dice"]
         exact = (isinstance(recorded, list | tuple) and len(recorded) == 5
                  and all(type(d) is int for d in recorded) and tuple(recorded) == dice)
-        first = 5 * self.rolls_taken
-        text = (f"stream dice {first}–{first + 4} give {dice_text(drawn)} with hold "
-                f"{hold_text(hold)} → {dice_text(dice)}")
-        if exact:
-            self.record(name, True, text)
-        else:
-            self.fail(name, f"{text} but the transcript records {recorded!r}")
+        if self.explain or not exact:  # the detail is written only when it is kept
+            first = 5 * self.rolls_taken
+            text = (f"stream dice {first}–{first + 4} give {dice_text(drawn)} with hold "
+                    f"{hold_text(hold)} → {dice_text(dice)}")
+            self.record(name, exact,
+                        text if exact else f"{text} but the transcript records {recorded!r}")
         self.dice = dice
         self.rolls_in_turn += 1
         self.rolls_taken += 1
 
-    def _roll_problem(self, entry: Mapping, hold) -> str | None:
+    def roll_problem(self, entry: Mapping, hold) -> str | None:
         """Why this roll is not a legal, well-formed roll entry now, or None."""
         if set(entry) != _ROLL_KEYS:
             return f"a roll entry has exactly the keys action, dice, hold; got {sorted(entry)}"
@@ -197,7 +196,7 @@ class _ReplayState:
         """Check a score entry; when legal, fill the box with what the rules give."""
         category = entry.get("category")
         name = f"box {category if isinstance(category, str) else _compact(category)}"
-        problem = self._score_problem(entry, category, scorer)
+        problem = self.score_problem(entry, scorer)
         if problem:
             self.fail(name, f"action {index}: {problem}")
             return
@@ -206,21 +205,21 @@ class _ReplayState:
         recorded = (entry["points"], entry["bonus"])
         exact = (type(recorded[0]) is int and type(recorded[1]) is int
                  and recorded == (points, bonus))
-        joker = " (Joker rule)" if scorer.joker(self.dice, self.boxes) else ""
-        text = (f"turn {len(self.boxes) + 1}: {dice_text(self.dice)} score {points} in "
-                f"{category}{joker}, bonus {bonus}")
-        if exact:
-            self.record(name, True, f"{text} = recorded {points}, bonus {bonus}")
-        else:
-            self.fail(name, f"{text} but the transcript records points {recorded[0]!r}, "
-                            f"bonus {recorded[1]!r}")
+        if self.explain or not exact:  # the detail is written only when it is kept
+            joker = " (Joker rule)" if scorer.joker(self.dice, self.boxes) else ""
+            text = (f"turn {len(self.boxes) + 1}: {dice_text(self.dice)} score {points} in "
+                    f"{category}{joker}, bonus {bonus}")
+            self.record(name, exact, f"{text} = recorded {points}, bonus {bonus}" if exact else
+                        f"{text} but the transcript records points {recorded[0]!r}, "
+                        f"bonus {recorded[1]!r}")
         self.boxes[category] = points
         self.extra_bonus += bonus
         self.dice = None
         self.rolls_in_turn = 0
 
-    def _score_problem(self, entry: Mapping, category, scorer: CachedRules) -> str | None:
+    def score_problem(self, entry: Mapping, scorer: CachedRules) -> str | None:
         """Why this score is not a legal, well-formed score entry now, or None."""
+        category = entry.get("category")
         if set(entry) != _SCORE_KEYS:
             return (f"a score entry has exactly the keys action, bonus, category, points; "
                     f"got {sorted(entry)}")
