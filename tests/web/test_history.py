@@ -111,6 +111,10 @@ def test_a_transfer_code_carries_the_record_to_a_second_browser(new_context, loc
     expect(new.locator('[data-sheet-record="yacht"] [data-stat=best-score]')).to_have_text(
         str(finished["totals"]["total"]))
     expect(new.locator(f'[data-game="{finished["id"]}"]')).to_contain_text(text["finished"])
+    new.goto("/")
+    expect(new.locator('[data-history-summary] [data-stat="current"]')).to_have_text(text["streak"])
+    expect(new.locator('[data-history-summary] [data-stat="played"]')).to_have_text("1")
+    new.locator("[data-record-link]").click()
     # The day's game in progress is the same game here, one roll in.
     new.locator(f'[data-game="{in_progress["id"]}"] a').click()
     root = new.locator("[data-play]")
