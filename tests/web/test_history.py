@@ -15,13 +15,13 @@ PHONE = {"width": 390, "height": 844}
 PLAY_DATE = "2026-03-10"
 LAYOUTS = [("en-GB", DESKTOP), ("fr-FR", PHONE)]
 TEXTS = {
-    "en-GB": {"streak": "1 day", "none": "0 days", "unknown": "This code is unknown",
+    "en-GB": {"streak": "1 day", "unknown": "This code is unknown",
               "invalid": "A transfer code is 10 letters", "finished": "Finished",
               "playing": "In progress", "first_game": "none yet",
               "no_game_yet": "no game of this epoch has been played yet",
               "after": "the first game of this epoch came after the publication",
               "begun": "The first day had already begun somewhere on Earth"},
-    "fr-FR": {"streak": "1 jour", "none": "0 jour", "unknown": "Ce code est inconnu",
+    "fr-FR": {"streak": "1 jour", "unknown": "Ce code est inconnu",
               "invalid": "Un code de transfert compte 10 lettres", "finished": "Terminée",
               "playing": "En cours", "first_game": "aucune pour l’instant",
               "no_game_yet": "aucune partie de cette époque n’a encore été jouée",
