@@ -82,21 +82,20 @@ def player_history(svc: Services, player: str | None) -> dict:
 
 
 def _with_status(svc: Services, records: list[dict], now: dt.datetime) -> list[dict]:
-    """The records with each game's status. An unfinished game whose date still takes actions
-    is read from its own record (at most a few: the dates open now), in case it finished
-    without its history noting it."""
-    live = [record["game"] for record in records if not record["finished"]
-            and svc.games.window(record["date"]).accepts_actions(now)]
-    current = {game.id: game for game in svc.store.load_games(live)} if live else {}
+    """The records with each game's status. The games the record has as unfinished are looked up
+    (their receipts, one pipeline): one may have finished without its record noting it (say
+    Redis failed between the game's write and the record's)."""
+    unfinished = [record["game"] for record in records if not record["finished"]]
+    receipts = svc.store.game_receipts(unfinished) if unfinished else {}
     games = []
     for record in records:
         game = dict(record)
-        stored = current.get(record["game"])
-        if stored is not None and stored.receipt is not None:
-            game.update(finished=True, total=stored.receipt["total"])
+        receipt = receipts.get(record["game"])
+        if receipt is not None:
+            game.update(finished=True, total=receipt["total"])
         if game["finished"]:
             game["status"] = FINISHED
-        elif stored is not None:
+        elif record["game"] in receipts and svc.games.window(record["date"]).accepts_actions(now):
             game["status"] = PLAYING
         else:
             game["status"] = ABANDONED

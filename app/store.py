@@ -396,6 +396,15 @@ class Store:
         order, records = pipe.execute()
         return [json.loads(records[game_id]) for game_id in order if game_id in records]
 
+    def game_receipts(self, game_ids: Sequence[str]) -> dict[str, dict | None]:
+        """The receipt (None while unfinished) of each of ``game_ids`` that exists, one pipeline."""
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(game_key(game_id), "ruleset", "receipt")
+        return {game_id: json.loads(receipt) if receipt else None
+                for game_id, (ruleset, receipt) in zip(game_ids, pipe.execute(), strict=True)
+                if ruleset is not None}
+
     def save_transfer(self, code: str, carried: Mapping, seconds: int) -> bool:
         """Keep ``carried`` under the new transfer ``code`` for ``seconds``; False if the code is
         taken already."""

@@ -108,6 +108,19 @@ def test_an_unfinished_game_of_a_closed_date_is_abandoned(app, client, clock):
     assert (game["status"], game["finished"]) == ("abandoned", False)
 
 
+def test_a_finish_the_record_missed_is_read_from_the_game(app, client, clock, redis_client):
+    """Were Redis to fail between a game's last write and its record's, the record still tells
+    the game finished (from the game's receipt), after its date closed too."""
+    final = finish(client, "yacht", PLAY_DATE)
+    entry = redis_client.hget(history_key(final["player"]), final["id"])
+    assert '"finished":true' in entry
+    redis_client.hset(history_key(final["player"]), final["id"], entry.replace(
+        '"finished":true', '"finished":false'))
+    clock.set("2026-03-12T12:00:00Z")
+    (game,) = my_history(client)["games"]
+    assert (game["status"], game["total"]) == ("finished", final["totals"]["total"])
+
+
 def test_streaks_count_consecutive_dates_only():
     now = dt.datetime(2026, 3, 20, 12, tzinfo=dt.UTC)
     dates = ["2026-03-01", "2026-03-02", "2026-03-04", "2026-03-18", "2026-03-19", "2026-03-19"]
