@@ -3,10 +3,11 @@ of a day's games and transfer codes, in the same Redis.
 
 A refused request gets a 429 with Retry-After. Only answers that did something count (2xx): a
 404 on a junk id, a 400 on bad input, a 409, a 304 or a 429 spend nothing, so one client's
-mistakes do not eat the budget that everyone behind the same NAT shares. The counts are shared
-by every worker and every replica through Redis; if Redis is down, each process counts in
-memory until it is back. Behind a proxy the client address is the one the proxy reports
-(``PROXY_HOPS``).
+mistakes do not eat the budget that everyone behind the same NAT shares; the transfer codes'
+budget counts every attempt (a refused redemption is what a code guesser spends). The counts
+are shared by every worker and every replica through Redis; if Redis is down, each process
+counts in memory until it is back. Behind a proxy the client address is the one the proxy
+reports (``PROXY_HOPS``).
 """
 
 import logging
