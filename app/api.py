@@ -13,7 +13,7 @@ from fairness import DAILY_RULESETS, audit
 from fairness.errors import LedgerError
 from fairness.ledger import inclusion_proof
 
-from . import players
+from . import history, players
 from .clock import format_timestamp
 from .days import service_date
 from .errors import ApiError
@@ -247,6 +247,30 @@ def proof(game_id: str):
         raise ApiError(404, "no-proof", "A proof exists only for a finished game once its date "
                                         "is revealed.")
     return jsonify(found)
+
+
+# ------------------------------------------------------------------ the player's record
+
+
+@bp.get("/me/history")
+def my_history():
+    """This player's games, streaks, best totals and distribution of totals."""
+    return jsonify(history.player_history(services(), players.current_player()))
+
+
+@bp.post("/me/transfer")
+def create_transfer():
+    """A one-time code that carries this player's identity to another device."""
+    response = jsonify(players.create_transfer(services().store, services().now()))
+    response.status_code = 201
+    return response
+
+
+@bp.post("/me/transfer/redeem")
+def redeem_transfer():
+    """Take on the identity a transfer code carries; answers with that player's history."""
+    players.redeem_transfer(services().store, json_body().get("code"))
+    return jsonify(history.player_history(services(), players.current_player()))
 
 
 # ------------------------------------------------------------------ results

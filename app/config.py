@@ -16,6 +16,8 @@ an https one also marks the player cookie Secure (as does a request that came ov
 ``YACHT_DAILY_RATE_LIMIT_VERIFY``: verifications per client address, ``60/minute``.
 ``YACHT_DAILY_RATE_LIMIT_DAY_GAMES``: pages of a day's games per client address, ``120/minute``.
 Only successful (2xx) answers count against these budgets.
+``YACHT_DAILY_RATE_LIMIT_TRANSFER``: transfer codes made or redeemed per client address,
+``20/hour``; every attempt counts, a refused one too (it is a code guesser's budget).
 """
 
 import datetime as dt
@@ -31,6 +33,7 @@ DEFAULT_RATE_LIMITS = {
     "RATE_LIMIT_ACTIONS": "1200/minute",
     "RATE_LIMIT_VERIFY": "60/minute",
     "RATE_LIMIT_DAY_GAMES": "120/minute",
+    "RATE_LIMIT_TRANSFER": "20/hour",
 }
 
 

@@ -2,9 +2,9 @@
 
 A game's truth is its stored transcript; each process keeps recently used games in a small
 cache, so an action costs one Redis round trip (the compare-and-set on the game's version)
-plus one more when it finishes the game (its leaderboard entry). A process that has not seen
-the game yet reads it first; a copy another worker has outdated is caught by the
-compare-and-set, whose reply carries the fresh game.
+plus one more when it finishes the game (its leaderboard entry and its player's history). A
+process that has not seen the game yet reads it first; a copy another worker has outdated is
+caught by the compare-and-set, whose reply carries the fresh game.
 """
 
 import datetime as dt
@@ -133,6 +133,7 @@ class GameService:
         self._lock = threading.Lock()
         self._games: OrderedDict[str, Played] = OrderedDict()
         self._streams: OrderedDict[tuple[str, str], DiceStream] = OrderedDict()
+        self._first_games_noted: set[int] = set()
 
     def window(self, date: str) -> DayWindow:
         """The date's window with this service's grace."""
@@ -225,8 +226,8 @@ class GameService:
                                  receipt=receipt)
                 applied = self._remember(record, next_game)
                 if receipt is not None:
-                    totals = {game_id: receipt["total"]}
-                    self.store.rank_finished(record.date, record.ruleset, totals)
+                    self.store.record_finished(record, receipt["total"],
+                                               format_timestamp(self.clock()))
                 return applied
             played, fresh = self._remember(conflict), True
         raise GameConflict("busy", "The game changed too often meanwhile; try again.", played)
@@ -242,11 +243,16 @@ class GameService:
                       played.window)
 
     def _create_or_load(self, game_id, ruleset, date, player, name) -> tuple[bool, GameRecord]:
-        """Store the game if new (or its new name); returns (created, record)."""
-        return self.store.create_or_load_game(
+        """Store the game if new (or its new name); returns (created, record). Until this process
+        knows its epoch's first game time is noted, the call also notes it (if none is)."""
+        epoch = self.secrets.for_date(date).epoch_number
+        first_of_epoch = None if epoch in self._first_games_noted else epoch
+        created, record = self.store.create_or_load_game(
             game_id, ruleset=ruleset, date=date, player=self.secrets.pseudonym(player),
-            name=name, created_at=format_timestamp(self.clock()),
+            name=name, created_at=format_timestamp(self.clock()), first_of_epoch=first_of_epoch,
         )
+        self._first_games_noted.add(epoch)
+        return created, record
 
     def _cached(self, game_id: str) -> Played | None:
         """The cached game, if any."""

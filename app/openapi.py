@@ -150,6 +150,40 @@ _SCHEMAS = {
         "properties": {"index": {"type": "integer"}, "size": {"type": "integer"},
                        "path": {"type": "array", "items": _HEX64}},
     },
+    "HistoryGame": {
+        "type": "object",
+        "required": ["kind", "game", "date", "ruleset", "started_at", "finished", "total",
+                     "finished_at", "status"],
+        "properties": {
+            "kind": {"type": "string", "enum": ["daily"]}, "game": _GAME_ID, "date": _DATE,
+            "ruleset": _RULESET, "started_at": {"oneOf": [_TIME, {"type": "null"}]},
+            "finished": {"type": "boolean"}, "total": {"type": ["integer", "null"]},
+            "finished_at": {"oneOf": [_TIME, {"type": "null"}]},
+            "status": {"type": "string", "enum": ["playing", "finished", "abandoned"]},
+        },
+    },
+    "History": {
+        "type": "object",
+        "required": ["player", "limit", "finished", "current_streak", "best_streak", "sheets",
+                     "games"],
+        "properties": {
+            "player": {"type": ["string", "null"]}, "limit": {"type": "integer"},
+            "finished": {"type": "integer"}, "current_streak": {"type": "integer"},
+            "best_streak": {"type": "integer"},
+            "sheets": {"type": "array", "items": {
+                "type": "object",
+                "required": ["ruleset", "finished", "current_streak", "best_streak",
+                             "best_total", "distribution"],
+                "properties": {
+                    "ruleset": _RULESET, "finished": {"type": "integer"},
+                    "current_streak": {"type": "integer"}, "best_streak": {"type": "integer"},
+                    "best_total": {"type": ["integer", "null"]},
+                    "distribution": {"type": "array", "items": {"type": "object", "properties": {
+                        "from": {"type": "integer"}, "to": {"type": "integer"},
+                        "count": {"type": "integer"}}}}}}},
+            "games": {"type": "array", "items": _ref("HistoryGame")},
+        },
+    },
     "Check": {
         "type": "object", "required": ["name", "ok", "detail"],
         "properties": {"name": {"type": "string"}, "ok": {"type": ["boolean", "null"]},
@@ -232,6 +266,29 @@ def _paths() -> dict:
                                                        "proof": _ref("Proof"), "root": _HEX64,
                                                        "entry": {"type": "integer"}}},
                                        "The proof."), **_errors(403, 404)}}},
+        "/me/history": {"get": {
+            "summary": "This player's games, streaks, best totals and distribution of totals",
+            "responses": {"200": _json(_ref("History"), "The player's record (empty without a "
+                                                        "player cookie).")}}},
+        "/me/transfer": {"post": {
+            "summary": "A one-time code carrying this player's identity to another device",
+            "responses": {"201": _json({"type": "object",
+                                        "required": ["code", "expires_at", "expires_in"],
+                                        "properties": {
+                                            "code": {"type": "string",
+                                                     "pattern": "^[0-9A-Z]{5}-[0-9A-Z]{5}$"},
+                                            "expires_at": _TIME,
+                                            "expires_in": {"type": "integer"}}},
+                                       "The code."), **_errors(409)}}},
+        "/me/transfer/redeem": {"post": {
+            "summary": "Take on the identity a transfer code carries (the code is used up)",
+            "requestBody": _body({"type": "object", "required": ["code"], "properties": {
+                "code": {"type": "string", "maxLength": 40,
+                         "description": "Any case; spaces and dashes ignored; O reads as 0, "
+                                        "I and L as 1."}}}),
+            "responses": {"200": _json(_ref("History"), "This browser now holds the player's "
+                                                        "identity; their record."),
+                          **_errors(400, 404, 413, 415)}}},
         "/leaderboard/{date}/{ruleset}": {"get": {
             "summary": "Top totals, the caller's rank and the distribution",
             "parameters": [date_param, ruleset_param,

@@ -1,18 +1,34 @@
-"""Players: an anonymous id in the signed session cookie, and an optional display name.
+"""Players: an anonymous id in the signed session cookie, an optional display name, and the
+one-time transfer codes that carry both to another device.
 
 The cookie is ``Secure`` whenever the site is served over https: its public URL
 (``PUBLIC_URL``) is https, or the request came over https (directly, or through a trusted proxy's
 ``X-Forwarded-Proto``). No separate switch to forget.
+
+A transfer code is 10 characters of Crockford's base32 (50 random bits), shown as two groups of
+five, valid for TRANSFER_SECONDS and used at most once: redeeming it gives this browser the
+other device's identity, hence its history and its games in progress.
 """
 
+import datetime as dt
+import re
 import secrets
 
 from flask import Flask, request, session
 from flask.sessions import SecureCookieSessionInterface
 
+from .clock import format_timestamp
 from .errors import ApiError
+from .store import Store
 
 NAME_MAX_LENGTH = 24
+TRANSFER_SECONDS = 600
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, L, O, U
+CODE_LENGTH = 10
+CODE_ATTEMPTS = 5
+CODE_SEPARATORS = re.compile(r"[\s-]+")
+CODE_LOOKALIKES = str.maketrans("OIL", "011")
+CODE_FORMAT = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 
 
 class PlayerCookie(SecureCookieSessionInterface):
@@ -67,3 +83,61 @@ def validate_name(value) -> str:
         raise ApiError(400, "invalid-name",
                        f"The name must be 1 to {NAME_MAX_LENGTH} printable characters.")
     return name
+
+
+def new_code() -> str:
+    """A fresh random transfer code, in its canonical form (no separator)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def shown_code(code: str) -> str:
+    """A canonical code as people read it: ``ABCDE-FGHJK``."""
+    return f"{code[:5]}-{code[5:]}"
+
+
+def canonical_code(value) -> str:
+    """The canonical form of a typed code (any case, spaces or dashes, O for 0, I or L for 1);
+    a 400 ``invalid-code`` if it cannot be one."""
+    if not isinstance(value, str) or len(value) > 4 * CODE_LENGTH:
+        raise ApiError(400, "invalid-code", "The code must be text: 10 letters and digits.")
+    code = CODE_SEPARATORS.sub("", value).upper().translate(CODE_LOOKALIKES)
+    if not CODE_FORMAT.fullmatch(code):
+        raise ApiError(400, "invalid-code",
+                       "A transfer code is 10 letters and digits, like ABCDE-23456.")
+    return code
+
+
+def create_transfer(store: Store, now: dt.datetime) -> dict:
+    """A one-time code carrying this browser's identity (and display name) to another device;
+    a 409 ``no-identity`` when this browser has none yet."""
+    player = current_player()
+    if player is None:
+        raise ApiError(409, "no-identity",
+                       "This browser has no games yet: there is nothing to carry over.")
+    carried = {"player": player, "name": remembered_name()}
+    for _ in range(CODE_ATTEMPTS):
+        code = new_code()
+        if store.save_transfer(code, carried, TRANSFER_SECONDS):
+            expires_at = now + dt.timedelta(seconds=TRANSFER_SECONDS)
+            return {"code": shown_code(code), "expires_at": format_timestamp(expires_at),
+                    "expires_in": TRANSFER_SECONDS}
+    raise RuntimeError("no free transfer code after several draws")
+
+
+def redeem_transfer(store: Store, value) -> None:
+    """Give this browser the identity that the code ``value`` carries, using the code up.
+
+    A malformed code is a 400 ``invalid-code``, an unknown, used or expired one a 404
+    ``unknown-code``; either way this browser keeps its own identity.
+    """
+    carried = store.take_transfer(canonical_code(value))
+    if carried is None:
+        raise ApiError(404, "unknown-code",
+                       "This code is unknown, already used or expired: make a new one on the "
+                       "other device.")
+    session["player"] = carried["player"]
+    session.permanent = True
+    if carried.get("name"):
+        remember_name(carried["name"])
+    else:
+        session.pop("name", None)

@@ -2,11 +2,13 @@
 
 Every key carries a hash tag and no command or script spans two tags, so the same code runs on
 Redis Cluster: ``{g:<id>}`` (a game's record and transcript), ``{d:<date>}`` (a date's game
-index, leaderboards and, once revealed, receipt trees) and ``{ledger}`` (the ledger).
+index, leaderboards and, once revealed, receipt trees), ``{ledger}`` (the ledger and each epoch's
+first game time), ``{p:<pseudonym>}`` (a player's history) and ``{x:<code>}`` (a transfer code).
 A game's version is the length of its transcript; every action is one compare-and-set script
 on it. Values are canonical JSON.
 """
 
+import datetime as dt
 import json
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,6 +30,8 @@ READ_BATCH = 500
 
 LEDGER_ENTRIES = "{ledger}:entries"
 LEDGER_INDEX = "{ledger}:index"
+DAILY_KIND = "daily"
+HISTORY_LIMIT = 1000  # games kept per player, the oldest dates dropped first
 
 _LOAD_GAME = """
 local meta = redis.call('HGETALL', KEYS[1])
@@ -81,6 +85,22 @@ if redis.call('SCARD', KEYS[1]) ~= redis.call('ZCARD', KEYS[2]) then
 end
 return {redis.call('ZCARD', KEYS[2]),
         redis.call('ZRANGEBYLEX', KEYS[2], ARGV[1], '+', 'LIMIT', 0, tonumber(ARGV[2]))}
+"""
+
+_RECORD_HISTORY = """
+if ARGV[4] == 'start' then
+  if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[3]) == 0 then return 0 end
+else
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[5])
+if extra > 0 then
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, extra - 1)
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, extra - 1)
+  redis.call('HDEL', KEYS[1], unpack(oldest))
+end
+return 1
 """
 
 _STORE_LEAVES = """
@@ -168,6 +188,27 @@ def leaves_key(date: str, ruleset: str) -> str:
     return f"{{d:{date}}}:leaves:{ruleset}"
 
 
+def history_key(pseudonym: str) -> str:
+    """The hash of a player's games: game id → canonical JSON history record."""
+    return f"{{p:{pseudonym}}}:history"
+
+
+def history_order_key(pseudonym: str) -> str:
+    """The player's game ids scored by their date's ordinal: the history's order, trimmed from
+    the oldest end to HISTORY_LIMIT."""
+    return f"{{p:{pseudonym}}}:order"
+
+
+def transfer_key(code: str) -> str:
+    """The one-time transfer code ``code``: the identity it carries, until it expires."""
+    return f"{{x:{code}}}"
+
+
+def first_game_key(epoch: int) -> str:
+    """When the first game of epoch ``epoch`` was created (set once)."""
+    return f"{{ledger}}:first-game:{epoch}"
+
+
 class GameMissing(KeyError):
     """The game is not in Redis (never was, or Redis lost it): nothing was written."""
 
@@ -183,6 +224,7 @@ class GameRecord:
     name: str
     transcript: tuple[Mapping, ...]
     receipt: Mapping | None
+    created_at: str = ""
 
     @property
     def version(self) -> int:
@@ -212,20 +254,28 @@ class Store:
         self._append_ledger = client.register_script(_APPEND_LEDGER)
         self._store_leaves = client.register_script(_STORE_LEAVES)
         self._day_page = client.register_script(_DAY_PAGE)
+        self._record_history = client.register_script(_RECORD_HISTORY)
 
     # Games
 
     def create_or_load_game(self, game_id: str, *, ruleset: str, date: str, player: str,
-                            name: str | None, created_at: str) -> tuple[bool, GameRecord]:
-        """Create the game unless it exists (then set its name if given); index it under its date.
+                            name: str | None, created_at: str,
+                            first_of_epoch: int | None = None) -> tuple[bool, GameRecord]:
+        """Create the game unless it exists (then set its name if given); index it under its date
+        and in the player's history; with ``first_of_epoch``, note ``created_at`` as that
+        epoch's first game time unless one is noted already.
 
-        Returns (created, record). One round trip: the index SADD and the script are pipelined.
+        Returns (created, record). One round trip: the commands are pipelined.
         """
         pipe = self.client.pipeline(transaction=False)
         pipe.sadd(day_games_key(date, ruleset), game_id)
+        self._queue_history(pipe, player, "start", history_record(
+            game_id, date=date, ruleset=ruleset, started_at=created_at))
+        if first_of_epoch is not None:
+            pipe.set(first_game_key(first_of_epoch), created_at, nx=True)
         _queue_script(pipe, self._create_game, [game_key(game_id), transcript_key(game_id)],
                       [ruleset, date, player, name or "", created_at])
-        _, (created, meta, transcript) = pipe.execute()
+        created, meta, transcript = pipe.execute()[-1]
         return bool(created), _record(game_id, meta, transcript)
 
     def load_game(self, game_id: str) -> GameRecord | None:
@@ -286,6 +336,16 @@ class Store:
                                           day_order_key(date, ruleset)], args=[start, count])
         return total, ids
 
+    def record_finished(self, record: GameRecord, total: int, finished_at: str) -> None:
+        """Rank a game just finished on its leaderboard and mark it finished in its player's
+        history (one round trip)."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zadd(board_key(record.date, record.ruleset), {record.id: total})
+        self._queue_history(pipe, record.player, "finish", history_record(
+            record.id, date=record.date, ruleset=record.ruleset, started_at=record.created_at,
+            total=total, finished_at=finished_at))
+        pipe.execute()
+
     # Leaderboards
 
     def rank_finished(self, date: str, ruleset: str, totals: Mapping[str, int]) -> None:
@@ -325,6 +385,48 @@ class Store:
         for game_id in game_ids:
             pipe.hmget(game_key(game_id), "player", "name")
         return [(player or "", name or "") for player, name in pipe.execute()]
+
+    # Players: history, transfer codes
+
+    def history(self, pseudonym: str) -> list[dict]:
+        """The player's history records, newest date first (game id order within a date)."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zrevrange(history_order_key(pseudonym), 0, -1)
+        pipe.hgetall(history_key(pseudonym))
+        order, records = pipe.execute()
+        return [json.loads(records[game_id]) for game_id in order if game_id in records]
+
+    def game_receipts(self, game_ids: Sequence[str]) -> dict[str, dict | None]:
+        """The receipt (None while unfinished) of each of ``game_ids`` that exists, one pipeline."""
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(game_key(game_id), "ruleset", "receipt")
+        return {game_id: json.loads(receipt) if receipt else None
+                for game_id, (ruleset, receipt) in zip(game_ids, pipe.execute(), strict=True)
+                if ruleset is not None}
+
+    def save_transfer(self, code: str, carried: Mapping, seconds: int) -> bool:
+        """Keep ``carried`` under the new transfer ``code`` for ``seconds``; False if the code is
+        taken already."""
+        return bool(self.client.set(transfer_key(code), _encode(carried), ex=seconds, nx=True))
+
+    def take_transfer(self, code: str) -> dict | None:
+        """What ``code`` carries, deleting it in the same command (single use); None if the code
+        is unknown, used or expired."""
+        value = self.client.getdel(transfer_key(code))
+        return None if value is None else json.loads(value)
+
+    def first_game_at(self, epoch: int) -> str | None:
+        """When the first game of ``epoch`` was created, if one was."""
+        return self.client.get(first_game_key(epoch))
+
+    def _queue_history(self, pipe, pseudonym: str, mode: str, entry: Mapping) -> None:
+        """Queue the history write of ``entry``: ``start`` adds it unless known, ``finish``
+        replaces it; the history is then trimmed to HISTORY_LIMIT games."""
+        order = dt.date.fromisoformat(entry["date"]).toordinal()
+        _queue_script(pipe, self._record_history,
+                      [history_key(pseudonym), history_order_key(pseudonym)],
+                      [entry["game"], order, _encode(entry), mode, HISTORY_LIMIT])
 
     # Receipt trees
 
@@ -368,6 +470,15 @@ class Store:
         return self.client.hget(LEDGER_INDEX, "revealed")
 
 
+def history_record(game_id: str, *, date: str, ruleset: str, started_at: str,
+                   total: int | None = None, finished_at: str | None = None) -> dict:
+    """A game as its player's history keeps it (``kind`` tells daily games from the kinds
+    later versions add)."""
+    return {"kind": DAILY_KIND, "game": game_id, "date": date, "ruleset": ruleset,
+            "started_at": started_at or None, "finished": total is not None, "total": total,
+            "finished_at": finished_at}
+
+
 def _queue_script(pipe, script, keys: Sequence[str], args: Sequence) -> None:
     """Queue ``script`` in ``pipe`` as a raw EVAL: redis-py's cluster pipeline refuses scripts
     (EVALSHA and its eval()), and a plain pipeline would spend an extra round trip on SCRIPT
@@ -392,4 +503,5 @@ def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> Gam
         name=fields.get("name", ""),
         transcript=tuple(json.loads(item) for item in transcript),
         receipt=json.loads(receipt) if receipt else None,
+        created_at=fields.get("created_at", ""),
     )

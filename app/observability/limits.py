@@ -1,12 +1,13 @@
-"""Rate limits per client address on game creation, actions, verification and the heavy read
-of a day's games, in the same Redis.
+"""Rate limits per client address on game creation, actions, verification, the heavy read
+of a day's games and transfer codes, in the same Redis.
 
 A refused request gets a 429 with Retry-After. Only answers that did something count (2xx): a
 404 on a junk id, a 400 on bad input, a 409, a 304 or a 429 spend nothing, so one client's
-mistakes do not eat the budget that everyone behind the same NAT shares. The counts are shared
-by every worker and every replica through Redis; if Redis is down, each process counts in
-memory until it is back. Behind a proxy the client address is the one the proxy reports
-(``PROXY_HOPS``).
+mistakes do not eat the budget that everyone behind the same NAT shares; the transfer codes'
+budget counts every attempt (a refused redemption is what a code guesser spends). The counts
+are shared by every worker and every replica through Redis; if Redis is down, each process
+counts in memory until it is back. Behind a proxy the client address is the one the proxy
+reports (``PROXY_HOPS``).
 """
 
 import logging
@@ -25,7 +26,8 @@ CREATE_RULE = f"{API}/games"
 ACTION_RULE = re.compile(rf"^{re.escape(API)}/games/<[^>]+>/(roll|score)$")
 VERIFY_RULE = f"{API}/verify"
 DAY_GAMES_RULE = f"{API}/days/<date>/<ruleset>/games"
-KINDS = ("create", "action", "verify", "day-games")
+TRANSFER_RULES = (f"{API}/me/transfer", f"{API}/me/transfer/redeem")
+KINDS = ("create", "action", "verify", "day-games", "transfer")
 STORAGE_TIMEOUT = 2.0
 LIMITER_EXTENSION = "yacht_daily_limiter"
 MEMORY_STORAGE = "memory://"
@@ -41,7 +43,8 @@ def storage_uri(url: str) -> str:
 
 
 def limited_endpoints(app) -> dict[str, str]:
-    """The endpoints of game creation, actions, verification and a day's games, by kind."""
+    """The endpoints of game creation, actions, verification, a day's games and transfer codes,
+    by kind."""
     found = {}
     for rule in app.url_map.iter_rules():
         methods = rule.methods or ()
@@ -53,6 +56,8 @@ def limited_endpoints(app) -> dict[str, str]:
             found[rule.endpoint] = "verify"
         elif "GET" in methods and rule.rule == DAY_GAMES_RULE:
             found[rule.endpoint] = "day-games"
+        elif "POST" in methods and rule.rule in TRANSFER_RULES:
+            found[rule.endpoint] = "transfer"
     missing = set(KINDS) - set(found.values())
     if missing:
         raise RuntimeError(f"no API route to rate-limit for: {', '.join(sorted(missing))}")
@@ -86,7 +91,8 @@ def init_app(app) -> None:
         limiter = Limiter(get_remote_address, app=app)
     # The limit decorators hold the limiter weakly: the app keeps it alive.
     app.extensions[LIMITER_EXTENSION] = limiter
-    # Rolls and scorings share one budget; creation, verification and day pages have their own.
+    # Rolls and scorings share one budget, and so do making and redeeming transfer codes;
+    # creation, verification and day pages have their own.
     decorators = {
         "create": limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"],
                                 deduct_when=succeeded),
@@ -97,6 +103,9 @@ def init_app(app) -> None:
         # HEAD runs the whole view too (Flask answers it with GET's): limited alike.
         "day-games": limiter.limit(app.config["RATE_LIMIT_DAY_GAMES"], methods=["GET", "HEAD"],
                                    deduct_when=succeeded),
+        # Every attempt counts here, a refused one too: it is a code guesser's budget.
+        "transfer": limiter.shared_limit(app.config["RATE_LIMIT_TRANSFER"], "transfer",
+                                         methods=["POST"]),
     }
     for endpoint, kind in limited_endpoints(app).items():
         app.view_functions[endpoint] = decorators[kind](app.view_functions[endpoint])

@@ -10,7 +10,7 @@ from fairness.ledger import EPOCH_TYPE, REVEAL_TYPE
 
 from .. import players
 from ..clock import format_timestamp
-from ..days import CLOSED, OPEN, REVEALED, UPCOMING
+from ..days import CLOSED, OPEN, REVEALED, UPCOMING, day_window
 from ..services import services
 
 LEDGER_DAYS_SHOWN = 60
@@ -84,6 +84,28 @@ def ledger_overview() -> dict:
             "entry": reveals.get(date),
         })
     return {
-        "epochs": [entry for entry in entries if entry.get("type") == EPOCH_TYPE],
+        "epochs": [epoch_view(entry) for entry in entries if entry.get("type") == EPOCH_TYPE],
         "days": days,
     }
+
+
+def epoch_view(entry: dict) -> dict:
+    """An epoch entry with when its first day opened (somewhere on Earth) and when its first game
+    was played, by the server's record: the commitment must come before every game, not before
+    the first day opens."""
+    first_game_at = services().store.first_game_at(entry["epoch"])
+    published = _instant(entry["published_at"])
+    opens_at = day_window(entry["start"], 0).opens_at
+    return {
+        **entry,
+        "first_day_opens_at": format_timestamp(opens_at),
+        "opened_before_publication": opens_at < published,
+        "first_game_at": first_game_at,
+        "first_game_after_publication": first_game_at is None
+        or _instant(first_game_at) >= published,
+    }
+
+
+def _instant(timestamp: str) -> dt.datetime:
+    """A timestamp of the ledger or the store (``…Z``) as an aware datetime."""
+    return dt.datetime.fromisoformat(timestamp.replace("Z", "+00:00"))

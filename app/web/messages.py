@@ -70,6 +70,15 @@ def script_messages() -> dict[str, str]:
         "noHistory": _("No game played on this device yet. Today is a good day to start!"),
         "dayOne": _("1 day"),
         "dayMany": _("{n} days"),
+        # the player's record and transfer codes
+        "localOnlyGames": _(
+            "This device also saved games from before the server kept your record. They are "
+            "not counted here: from now on the server’s record is the one that counts. They "
+            "stay on this device for the Verify page."
+        ),
+        "codeMade": _("Your transfer code is ready."),
+        "codeExpires": _("Type it on the other device before {time}. It works once."),
+        "codeRedeemed": _("Done: this browser now holds your record."),
         # verification
         "checking": _("Checking…"),
         "allGood": _(
@@ -166,6 +175,12 @@ def api_error_messages() -> dict[str, str]:
         "invalid-seed": _("A seed must be 64 hexadecimal digits."),
         "replay-mismatch": _("The transcript does not match the dice and the rules."),
         "fairness-error": _("The game data is not valid."),
+        # the player's record and transfer codes
+        "no-identity": _("This browser has no games yet: there is nothing to carry over."),
+        "invalid-code": _("A transfer code is 10 letters and digits, like ABCDE-23456."),
+        "unknown-code": _(
+            "This code is unknown, already used or expired: make a new one on the other device."
+        ),
         # results, ledger and verification
         "not-finished": _("The game is not finished yet."),
         "invalid-limit": _("The leaderboard size must be a whole number from 1 to 100."),

@@ -24,7 +24,10 @@ from flask_babel import gettext as _
 
 from fairness import InvalidDate, parse_date
 
+from .. import history as record
+from .. import players
 from ..days import service_date
+from ..services import services
 from . import board
 from .histogram import histogram
 from .locale import LANGUAGES
@@ -43,6 +46,7 @@ def nav_items() -> list[tuple[str, str, str]]:
         ("fairness", "web.fairness", _("Fairness")),
         ("verify", "web.verify", _("Verify")),
         ("ledger", "web.ledger", _("Ledger")),
+        ("history", "web.history", _("My record")),
     ]
 
 
@@ -138,6 +142,23 @@ def results(date: str, ruleset: str):
         day=board.day_summary(date),
         standings=standings,
         chart=histogram(standings["distribution"], you["total"] if you else None),
+    )
+
+
+@bp.get("/history")
+def history():
+    """The player's own record: streaks, best scores, distribution of totals, every game, and
+    the transfer code that carries it all to another device."""
+    svc = services()
+    svc.prepare()
+    kept = record.player_history(svc, players.current_player())
+    return render_template(
+        "history.html",
+        page="history",
+        record=kept,
+        sheets=[(sheet, summary, histogram(summary["distribution"]))
+                for sheet, summary in zip(daily_sheets(), kept["sheets"], strict=True)],
+        sheet_names={sheet.id: sheet.name for sheet in daily_sheets()},
     )
 
 

@@ -21,7 +21,7 @@ from fairness import DAILY_RULESETS
 EXAMPLES_PER_ROUTE = 12
 REVEALED_AT = "2026-03-11T13:05:00Z"  # PLAY_DATE's reveal time (grace 3600 s) has passed
 QUERY_NAMES = ["limit", "after", "date", "lang"]
-BODY_NAMES = ["ruleset", "date", "name", "game", "roll", "hold", "category", "receipt"]
+BODY_NAMES = ["ruleset", "date", "name", "game", "roll", "hold", "category", "receipt", "code"]
 EDGE_DATES = ["9999-12-31", "0001-01-01", "0000-01-01", "1969-12-31", "1970-01-01",
               "9998-12-31", "2026-02-29", "2024-02-29", "2026-3-10", "２０２６-03-10", PLAY_DATE]
 EDGE_NUMBERS = ["0", "-1", "1000", "1001", "5000", "0" * 12, "9" * 5000, "1e3", " 5", "5 "]

@@ -24,6 +24,7 @@ PAGES = [
     "/fairness",
     "/verify",
     "/ledger",
+    "/history",
     "/results/2026-03-10/yahtzee",
 ]
 # Words of the English interface that must not leak onto a French page.

@@ -3,7 +3,6 @@
 
 import { errorText, getJson } from "./api.js";
 import { duration, localDate, longDate, msUntilTomorrow } from "./dates.js";
-import { history, streaks } from "./history.js";
 import { language, plural, t } from "./i18n.js";
 import { playerName, setPlayerName } from "./store.js";
 
@@ -67,16 +66,13 @@ function tick() {
   }
 }
 
-function showHistory() {
-  const games = history();
-  const { current, best } = streaks(
-    games.map((game) => game.date),
-    today,
-  );
+/** The player's streaks and finished games, from the server's record (the one that counts). */
+async function showHistory() {
+  const record = await getJson("/me/history");
   const days = (n) => plural(n, "dayOne", "dayMany");
-  document.querySelector('[data-stat="current"]').textContent = days(current);
-  document.querySelector('[data-stat="best-streak"]').textContent = days(best);
-  document.querySelector('[data-stat="played"]').textContent = String(games.length);
+  document.querySelector('[data-stat="current"]').textContent = days(record.current_streak);
+  document.querySelector('[data-stat="best-streak"]').textContent = days(record.best_streak);
+  document.querySelector('[data-stat="played"]').textContent = String(record.finished);
 }
 
 function wireNameForm() {
@@ -99,12 +95,14 @@ function wireNameForm() {
 }
 
 document.querySelector("[data-today-label]").textContent = longDate(today, language());
-wireNameForm();
-showHistory();
-tick();
-setInterval(tick, 1000);
-loadChallenges().catch((error) => {
+function showError(error) {
   const notice = document.querySelector("[data-home-error]");
   notice.hidden = false;
   notice.textContent = errorText(error);
-});
+}
+
+wireNameForm();
+tick();
+setInterval(tick, 1000);
+loadChallenges().catch(showError);
+showHistory().catch(showError);
