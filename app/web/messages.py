@@ -1,21 +1,50 @@
 """The sentences the page scripts show, translated on the server and handed to them as JSON.
 
-Placeholders are ``{name}``, filled in by ``static/js/i18n.js``.
+Placeholders are ``{name}``, filled in by ``static/js/i18n.js``. A sentence about a number is
+given in every plural form of the language (gettext's ``ngettext``), keyed by its CLDR plural
+category (``one``, ``other``…), and ``plural()`` in i18n.js picks the form with the browser's
+``Intl.PluralRules``: "1 point", "2 points"; in French "0 point" too.
 """
 
+from collections.abc import Callable
+from functools import cache
+
+from babel import Locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
+PLURAL_SAMPLES = range(0, 1000)
 
-def script_messages() -> dict[str, str]:
-    """Every string the browser scripts may show, in the request's language."""
+
+@cache
+def plural_samples(language: str) -> dict[str, int]:
+    """One number of each plural category of ``language``: {"one": 1, "other": 0} in English."""
+    rule = Locale.parse(language).plural_form
+    samples: dict[str, int] = {}
+    for number in PLURAL_SAMPLES:
+        samples.setdefault(rule(number), number)
+    return samples
+
+
+def plural_forms(sentence: Callable[[int], str]) -> dict[str, str]:
+    """``sentence(n)`` (an ``ngettext`` call) for a number of each plural category of the
+    request's language, keyed by the category."""
+    return {
+        category: sentence(number)
+        for category, number in plural_samples(str(get_locale())).items()
+    }
+
+
+def script_messages() -> dict[str, str | dict[str, str]]:
+    """Every string the browser scripts may show, in the request's language (a sentence about
+    a number as its plural forms)."""
     return {
         # dice and rolls
         "die": _("Die {n}: {face}"),
         "dieBlank": _("Die {n}: not rolled yet"),
         "held": _("held"),
         "roll": _("Roll"),
-        "rollsLeftOne": _("1 roll left"),
-        "rollsLeftMany": _("{n} rolls left"),
+        "rollsLeft": plural_forms(lambda n: ngettext("{n} roll left", "{n} rolls left", n)),
         "rollsLeftNone": _("No rolls left"),
         "rolling": _("Rolling…"),
         "rolled": _("You rolled {dice}."),
@@ -27,10 +56,16 @@ def script_messages() -> dict[str, str]:
         "loading": _("Loading your game…"),
         # score sheet
         "boxFree": _("{name}: free"),
-        "boxPreview": _("{name}: {points} points if you score it now"),
-        "boxFilled": _("{name}: {points} points, filled"),
+        "boxPreview": plural_forms(lambda n: ngettext(
+            "{name}: {n} point if you score it now", "{name}: {n} points if you score it now", n
+        )),
+        "boxFilled": plural_forms(lambda n: ngettext(
+            "{name}: {n} point, filled", "{name}: {n} points, filled", n
+        )),
         "boxForbidden": _("{name}: not allowed now (Joker rule)"),
-        "scored": _("{points} points in {name}."),
+        "scored": plural_forms(lambda n: ngettext(
+            "{n} point in {name}.", "{n} points in {name}.", n
+        )),
         "bonusReached": _("Bonus reached: +{bonus}"),
         "bonusMissing": _("{missing} more for the +{bonus} bonus"),
         "bonusOut": _("The bonus is out of reach"),
@@ -56,7 +91,9 @@ def script_messages() -> dict[str, str]:
         "status_finished": _("Played"),
         "play": _("Play"),
         "continue": _("Continue: turn {turn} of {turns}"),
-        "finishedScore": _("Your score: {total} points"),
+        "finishedScore": plural_forms(lambda n: ngettext(
+            "Your score: {n} point", "Your score: {n} points", n
+        )),
         "seeResults": _("Results"),
         "verify": _("Verify"),
         "notPlayable": _("Not playable today"),
@@ -68,16 +105,18 @@ def script_messages() -> dict[str, str]:
         "now": _("any moment now"),
         # history and streaks
         "noHistory": _("No game played on this device yet. Today is a good day to start!"),
-        "dayOne": _("1 day"),
-        "dayMany": _("{n} days"),
+        "days": plural_forms(lambda n: ngettext("{n} day", "{n} days", n)),
         # verification
         "checking": _("Checking…"),
         "allGood": _(
             "Every check passed: this game was dealt from the committed seed and scored by "
             "the rules."
         ),
-        "failedOne": _("1 check failed. This game does not match what was published."),
-        "failedMany": _("{n} checks failed. This game does not match what was published."),
+        "failed": plural_forms(lambda n: ngettext(
+            "{n} check failed. This game does not match what was published.",
+            "{n} checks failed. This game does not match what was published.",
+            n,
+        )),
         "notRevealed": _("This date is not revealed yet. Come back after {time}."),
         "notFound": _("No game found with this id."),
         "sourceLocal": _("Checked with the receipt and transcript saved on this device."),

@@ -66,9 +66,9 @@ def moment(timestamp: str) -> str:
 
 @bp.app_context_processor
 def page_context() -> dict:
-    """What every template may use: the language, the menu, the script messages and the
-    API error messages."""
-    if request.blueprint != bp.name:
+    """What every page's template may use (the site's pages and their error pages, not the
+    API): the language, the menu, the script messages and the API error messages."""
+    if request.path.startswith("/api/"):
         return {}
     return {
         "lang": language(),

@@ -39,7 +39,7 @@ async function showGame(card, challenge) {
   }
   setStatus(card, "finished");
   scoreLine.hidden = false;
-  scoreLine.textContent = t("finishedScore", { total: game.totals.total });
+  scoreLine.textContent = plural("finishedScore", game.totals.total);
   playLink.textContent = t("verify");
   playLink.classList.add("secondary");
   playLink.href = `/verify?game=${encodeURIComponent(game.id)}`;
@@ -73,7 +73,7 @@ function showHistory() {
     games.map((game) => game.date),
     today,
   );
-  const days = (n) => plural(n, "dayOne", "dayMany");
+  const days = (n) => plural("days", n);
   document.querySelector('[data-stat="current"]').textContent = days(current);
   document.querySelector('[data-stat="best-streak"]').textContent = days(best);
   document.querySelector('[data-stat="played"]').textContent = String(games.length);

@@ -72,17 +72,17 @@ function renderRollButton() {
   rollButton.setAttribute("aria-disabled", String(!canRoll()));
   rollLabel.textContent = busy ? t("rolling") : t("roll");
   rollsLeftText.textContent =
-    left === 0 ? t("rollsLeftNone") : plural(left, "rollsLeftOne", "rollsLeftMany");
+    left === 0 ? t("rollsLeftNone") : plural("rollsLeft", left);
   rollPips.forEach((pip, index) => pip.classList.toggle("spent", index >= left));
 }
 
 function boxLabel(button, state) {
   const name = button.dataset.name;
   if (state.filled) {
-    return t("boxFilled", { name, points: state.points });
+    return plural("boxFilled", state.points, { name });
   }
   if (state.allowed) {
-    return t("boxPreview", { name, points: state.points });
+    return plural("boxPreview", state.points, { name });
   }
   return state.forbidden ? t("boxForbidden", { name }) : t("boxFree", { name });
 }
@@ -281,7 +281,7 @@ async function roll() {
     tumble(previousDice, heldBefore);
     const left = game.rolls_left;
     const rolled = t("rolled", { dice: game.dice.join(", ") });
-    const leftText = left === 0 ? t("rollsLeftNone") : plural(left, "rollsLeftOne", "rollsLeftMany");
+    const leftText = left === 0 ? t("rollsLeftNone") : plural("rollsLeft", left);
     if (!game.restriction) {
       message = { text: `${rolled} ${leftText}.`, kind: "" };
       renderStatus();
@@ -302,7 +302,7 @@ async function score(box) {
     void button.offsetWidth;
     button.classList.add("just-filled");
     if (game.status === "playing") {
-      message = { text: t("scored", { points: game.boxes[box], name: button.dataset.name }), kind: "" };
+      message = { text: plural("scored", game.boxes[box], { name: button.dataset.name }), kind: "" };
       renderStatus();
       message = { text: "", kind: "" };
       if (keyboardInSheet) {

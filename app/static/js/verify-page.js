@@ -5,7 +5,7 @@
 import { ApiError, errorText, getJson } from "./api.js";
 import { localTime, longDate } from "./dates.js";
 import { verifyGame } from "./fairness.js";
-import { language, t } from "./i18n.js";
+import { language, plural, t } from "./i18n.js";
 import { savedGame, savedGames } from "./store.js";
 
 const form = document.querySelector("[data-verify-form]");
@@ -124,7 +124,7 @@ function showChecks(checks) {
   const failed = checks.filter((check) => check.ok === false).length;
   verdict.className = `verdict ${failed ? "fail" : "ok"}`;
   verdict.textContent =
-    failed === 0 ? t("allGood") : failed === 1 ? t("failedOne") : t("failedMany", { n: failed });
+    failed === 0 ? t("allGood") : plural("failed", failed);
 }
 
 async function revealTime(date) {
