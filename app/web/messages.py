@@ -83,6 +83,26 @@ def script_messages() -> dict[str, str | dict[str, str]]:
             "copy it with Ctrl+C (⌘C on a Mac) or a long press."
         ),
         "shareTitle": _("Yacht Daily"),
+        "rankSoFar": plural_forms(lambda n: ngettext(
+            "Your rank so far: {rank} of {n} player.", "Your rank so far: {rank} of {n} players.", n
+        )),
+        "revealAt": _(
+            "Everyone’s dice are revealed on {time}, in {in}: then you can check every roll."
+        ),
+        "revealedAt": _("The day’s dice were revealed on {time}: you can check every roll now."),
+        "nextChallenge": _("The next challenge starts at midnight, your time: in {in}."),
+        # a date that cannot be played
+        "dayOverTitle": _("The challenge of {date} is over"),
+        "dayNotYetTitle": _("The challenge of {date} has not started"),
+        "dayNotYet": _("It opens on {time}. Today’s challenge is waiting for you."),
+        "dayClosed": _(
+            "No more games on this date; its dice are revealed on {time}. Its best scores so far:"
+        ),
+        "dayRevealed": _("Its dice are revealed and every game can be checked. Its best scores:"),
+        "boardRow": plural_forms(lambda n: ngettext(
+            "{rank}. {name}: {n} point", "{rank}. {name}: {n} points", n
+        )),
+        "noGamesThatDay": _("Nobody finished a game on this date."),
         # challenge status
         "status_upcoming": _("Coming up"),
         "status_open": _("Open"),

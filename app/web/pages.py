@@ -106,7 +106,9 @@ def home():
 @bp.get("/play/<ruleset>")
 def play(ruleset: str):
     """The game of the day on one sheet: dice, Roll button, score sheet."""
-    return render_template("play.html", page="play", sheet=require_daily_sheet(ruleset))
+    return render_template(
+        "play.html", page="play", sheet=require_daily_sheet(ruleset), sheets=daily_sheets()
+    )
 
 
 @bp.get("/results")

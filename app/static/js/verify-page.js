@@ -3,7 +3,7 @@
 // this device when there are any. No verdict of the server is used.
 
 import { ApiError, errorText, getJson } from "./api.js";
-import { localTime, longDate } from "./dates.js";
+import { longDate, utcTime } from "./dates.js";
 import { verifyGame } from "./fairness.js";
 import { language, plural, t } from "./i18n.js";
 import { savedGame, savedGames } from "./store.js";
@@ -130,7 +130,7 @@ function showChecks(checks) {
 async function revealTime(date) {
   try {
     const data = await getJson(`/challenges?date=${encodeURIComponent(date)}`);
-    return localTime(data.challenges[0].reveal_at, lang);
+    return utcTime(data.challenges[0].reveal_at, lang);
   } catch {
     return date;
   }
