@@ -6,14 +6,17 @@ category (``one``, ``other``…), and ``plural()`` in i18n.js picks the form wit
 ``Intl.PluralRules``: "1 point", "2 points"; in French "0 point" too.
 """
 
+import json
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 from babel import Locale
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
 PLURAL_SAMPLES = range(0, 1000)
+CHECK_TEXTS = Path(__file__).resolve().parents[1] / "static" / "data" / "check-texts.json"
 
 
 @cache
@@ -147,6 +150,33 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "checkAction": _("Action {n}"),
         "check_game_complete": _("Every box filled"),
         "check_transcript": _("Transcript"),
+        "sumRollsOk": plural_forms(lambda n: ngettext(
+            "Your roll matches the revealed seed.", "Your {n} rolls match the revealed seed.", n
+        )),
+        "sumRollsBad": plural_forms(lambda n: ngettext(
+            "Your roll does not match the revealed seed.",
+            "Your {n} rolls do not all match the revealed seed.",
+            n,
+        )),
+        "sumBoxesOk": _("Every box was scored by the rules."),
+        "sumBoxesBad": _("Some boxes were not scored by the rules."),
+        "sumTotalOk": plural_forms(lambda n: ngettext(
+            "Your total of {n} point is right and signed.",
+            "Your total of {n} points is right and signed.",
+            n,
+        )),
+        "sumTotalBad": plural_forms(lambda n: ngettext(
+            "Your total of {n} point does not match your game or its signature.",
+            "Your total of {n} points does not match your game or its signature.",
+            n,
+        )),
+        "sumPublishedOk": _("Your game is in the published results."),
+        "sumPublishedBad": _("Your game is not in the published results."),
+        "sumLedgerOk": _("The public ledger is whole and signed."),
+        "sumLedgerBad": _("The public ledger does not hold together."),
+        "allChecks": plural_forms(lambda n: ngettext(
+            "The {n} check in detail", "All {n} checks in detail", n
+        )),
         "groupLedger": _("The public ledger"),
         "groupDay": _("This date’s seed"),
         "groupPlay": _("Every roll and every box"),
@@ -240,3 +270,10 @@ def api_error_messages() -> dict[str, str]:
         "misconfigured": _("This server is being reconfigured; try again later."),
         "internal-error": _("Something went wrong on our side."),
     }
+
+
+@cache
+def check_texts() -> dict:
+    """The catalogue of the verification checks' detail lines, English and French
+    (``static/data/check-texts.json``), which the Verify page translates each line with."""
+    return json.loads(CHECK_TEXTS.read_text(encoding="utf-8"))

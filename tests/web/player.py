@@ -6,13 +6,14 @@ from playwright.sync_api import Page, expect
 
 PLAY_ROOT = "[data-play]"
 IN_PLAY = ("ready", "playing")
+CAN_ROLL = re.compile("^(ready|playing)$")
 
 
 def open_game(page: Page, ruleset: str) -> None:
     """Open today's game on ``ruleset`` and wait until the page can roll: ``ready`` (no game
     yet, the first roll starts it) or ``playing`` (a game resumed)."""
     page.goto(f"/play/{ruleset}")
-    expect(page.locator(PLAY_ROOT)).to_have_attribute("data-status", re.compile("^(ready|playing)$"))
+    expect(page.locator(PLAY_ROOT)).to_have_attribute("data-status", CAN_ROLL)
 
 
 def next_action(page: Page) -> int:

@@ -11,7 +11,14 @@ from playwright.sync_api import expect
 from app.web.messages import plural_samples
 
 from .conftest import DESKTOP, server_time
-from .player import api_game, next_action, open_game, play_whole_game, wait_for_action
+from .player import (
+    CAN_ROLL,
+    api_game,
+    next_action,
+    open_game,
+    play_whole_game,
+    wait_for_action,
+)
 
 PHONE_390 = {"width": 390, "height": 844}
 PLAY_DATE = "2026-03-10"
@@ -88,7 +95,7 @@ def test_the_end_card_gives_the_reveal_in_the_readers_time_zone(new_context, bro
     context.clock.set_fixed_time(server_time(web_server))
     page = context.new_page()
     page.goto(f"/play/yacht?date={PLAY_DATE}")
-    expect(page.locator("[data-play]")).to_have_attribute("data-status", re.compile("ready|playing"))
+    expect(page.locator("[data-play]")).to_have_attribute("data-status", CAN_ROLL)
     play_whole_game(page)
     expect(page.locator("[data-end-reveal]")).to_contain_text(re.compile(r"EDT|EST|GMT-[45]"))
     context.close()
