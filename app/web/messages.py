@@ -6,17 +6,14 @@ category (``one``, ``other``…), and ``plural()`` in i18n.js picks the form wit
 ``Intl.PluralRules``: "1 point", "2 points"; in French "0 point" too.
 """
 
-import json
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 
 from babel import Locale
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
 PLURAL_SAMPLES = range(0, 1000)
-CHECK_TEXTS = Path(__file__).resolve().parents[1] / "static" / "data" / "check-texts.json"
 
 
 @cache
@@ -151,10 +148,12 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "check_game_complete": _("Every box filled"),
         "check_transcript": _("Transcript"),
         "sumRollsOk": plural_forms(lambda n: ngettext(
-            "Your roll matches the revealed seed.", "Your {n} rolls match the revealed seed.", n
+            "Your {n} roll matches the revealed seed.",
+            "Your {n} rolls match the revealed seed.",
+            n,
         )),
         "sumRollsBad": plural_forms(lambda n: ngettext(
-            "Your roll does not match the revealed seed.",
+            "Your {n} roll does not match the revealed seed.",
             "Your {n} rolls do not all match the revealed seed.",
             n,
         )),
@@ -271,9 +270,3 @@ def api_error_messages() -> dict[str, str]:
         "internal-error": _("Something went wrong on our side."),
     }
 
-
-@cache
-def check_texts() -> dict:
-    """The catalogue of the verification checks' detail lines, English and French
-    (``static/data/check-texts.json``), which the Verify page translates each line with."""
-    return json.loads(CHECK_TEXTS.read_text(encoding="utf-8"))

@@ -28,7 +28,7 @@ from ..days import service_date
 from . import board
 from .histogram import histogram
 from .locale import LANGUAGES
-from .messages import api_error_messages, check_texts, script_messages
+from .messages import api_error_messages, script_messages
 from .sheets_view import daily_sheets, is_daily, language, sheet_view
 
 bp = Blueprint("web", __name__)
@@ -158,7 +158,6 @@ def verify():
         page="verify",
         sheet_names={sheet.id: sheet.name for sheet in sheets},
         box_names={box.id: box.name for sheet in sheets for box in sheet.boxes},
-        check_texts=check_texts(),
     )
 
 

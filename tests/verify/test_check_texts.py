@@ -9,14 +9,19 @@ import subprocess
 
 import pytest
 
-from app.web.messages import check_texts
 from tests.verify.conftest import ROOT
 from tests.verify.tampering import changes
 
 RUNNER = ROOT / "tests" / "verify" / "run_check_texts.mjs"
+CATALOGUE = ROOT / "app" / "static" / "data" / "check-texts.json"
 PLACEHOLDER = re.compile(r"\{\*?\w+\}")
 OPEN, CLOSE = "\u2045", "\u2046"
 WHOLLY_MARKED = re.compile(rf"^{OPEN}.*{CLOSE}$", re.S)
+
+
+def check_texts() -> dict:
+    """The catalogue, as the Verify page fetches it."""
+    return json.loads(CATALOGUE.read_text(encoding="utf-8"))
 
 
 def translate(node, catalogue: dict, lang: str, details: list[str], tmp_path) -> list[str]:

@@ -55,5 +55,6 @@ def test_screenshots_of_play_end_card_and_verify_summary(finished_page, web_serv
     assert status == 200
     page.goto(f"/verify?game={game['id']}")
     expect(page.locator("[data-verdict]")).to_have_class("verdict ok", timeout=30_000)
+    page.locator("[data-verify-title]").evaluate("title => title.scrollIntoView()")
     page.wait_for_timeout(300)
     shoot(page, "phone-verify")

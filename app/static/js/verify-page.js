@@ -24,10 +24,8 @@ const GAME_ID = /[0-9a-f]{32}/i;
 
 const sheetNames = JSON.parse(document.getElementById("sheet-names").textContent);
 const boxNames = JSON.parse(document.getElementById("box-names").textContent);
-const translateDetail = detailTranslator(
-  JSON.parse(document.getElementById("check-texts").textContent),
-  lang,
-);
+const CHECK_TEXTS = new URL("../data/check-texts.json", import.meta.url);
+let translateDetail = (detail) => detail;
 
 function sheetName(ruleset) {
   return sheetNames[ruleset] ?? ruleset;
@@ -188,6 +186,16 @@ function showChecks(checks, receipt) {
     failed === 0 ? t("allGood") : plural("failed", failed);
 }
 
+/** The translator of detail lines into the page language (English lines if it cannot load). */
+async function detailsInPageLanguage() {
+  try {
+    const response = await fetch(CHECK_TEXTS);
+    return detailTranslator(await response.json(), lang);
+  } catch {
+    return translateDetail;
+  }
+}
+
 async function revealTime(date) {
   try {
     const data = await getJson(`/challenges?date=${encodeURIComponent(date)}`);
@@ -254,6 +262,7 @@ async function checkGame(id) {
     return;
   }
   source.textContent = data.local ? t("sourceLocal") : t("sourcePublic");
+  translateDetail = await detailsInPageLanguage();
   const checks = await verifyGame({
     ledger: entries,
     receipt: data.receipt,
