@@ -122,6 +122,8 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "nameCleared": _("Name removed: you will appear under a pseudonym."),
         "nameInvalid": _("Use 1 to 24 characters: letters, digits, spaces or punctuation."),
         "daysShort": _("{d} d"),
+        "nextChallengeHome": _("at midnight, your time: in {in}"),
+        "revealHome": _("{time}: in {in}"),
         "now": _("any moment now"),
         # history and streaks
         "noHistory": _("No game played on this device yet. Today is a good day to start!"),

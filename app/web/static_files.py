@@ -17,6 +17,10 @@ from flask_compress import Compress
 STATIC_FOLDER = Path(__file__).resolve().parents[1] / "static"
 DIGEST_LENGTH = 16
 ONE_YEAR = 365 * 24 * 3600
+# Brotli and gzip, which every browser and HTTP library decodes; not zstd, which some clients
+# (requests without the zstandard package) ask for implicitly yet cannot read.
+ALGORITHMS = ["br", "gzip", "deflate"]
+STREAMING_ALGORITHMS = ["br", "deflate"]
 COMPRESSED_TYPES = [
     "text/html",
     "text/css",
@@ -59,5 +63,7 @@ def cache_forever(response):
 def init_static(app: Flask) -> None:
     """Mark static answers immutable and compress what is worth compressing."""
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED_TYPES)
+    app.config.setdefault("COMPRESS_ALGORITHM", ALGORITHMS)
+    app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", STREAMING_ALGORITHMS)
     app.after_request(cache_forever)
     Compress(app)

@@ -5,6 +5,7 @@
 
 const PLACEHOLDER = /\{(\*?)(\w+)\}/g;
 
+/** `text` with every character a regular expression gives a meaning to escaped. */
 function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

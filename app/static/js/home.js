@@ -2,7 +2,7 @@
 // progress, the countdowns to the next day and to the reveal, and the player's name.
 
 import { errorText, getJson } from "./api.js";
-import { duration, localDate, longDate, msUntilTomorrow } from "./dates.js";
+import { localDate, localTime, longDate, msUntilTomorrow, spokenDuration } from "./dates.js";
 import { history, streaks } from "./history.js";
 import { language, plural, t } from "./i18n.js";
 import { playerName, setPlayerName } from "./store.js";
@@ -58,12 +58,16 @@ async function loadChallenges() {
   }
 }
 
+/** The two countdowns, each one sentence: when (local time, zone named) and how long till then. */
 function tick() {
-  document.querySelector('[data-countdown="tomorrow"]').textContent = duration(msUntilTomorrow());
+  const lang = language();
+  document.querySelector('[data-countdown="tomorrow"]').textContent =
+    t("nextChallengeHome", { in: spokenDuration(msUntilTomorrow(), lang) });
   if (revealAt !== null) {
     const left = revealAt - (Date.now() + serverOffsetMs);
+    const time = localTime(new Date(revealAt).toISOString(), lang);
     document.querySelector('[data-countdown="reveal"]').textContent =
-      left > 0 ? duration(left) : t("now");
+      left > 0 ? t("revealHome", { time, in: spokenDuration(left, lang) }) : t("now");
   }
 }
 
