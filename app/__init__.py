@@ -9,11 +9,12 @@ from flask import Flask
 
 from . import errors, observability, players, services, web
 from .config import settings_from_env
+from .web.static_files import static_url_path
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; ``test_config`` overrides the environment's settings."""
-    app = Flask(__name__)
+    app = Flask(__name__, static_url_path=static_url_path())
     app.config.from_mapping(settings_from_env())
     if test_config:
         app.config.from_mapping(test_config)

@@ -7,12 +7,13 @@ routes stay thin and bad input never becomes a 500.
 import logging
 
 import redis
-from flask import Flask, jsonify, request
+from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from fairness import errors as core
 
 API_PREFIX = "/api/"
+PAGE_ERRORS = "page-errors"
 REDIS_RETRY_AFTER = "5"
 
 _CORE_STATUS = {
@@ -55,6 +56,13 @@ def core_status(error: core.FairnessError) -> int:
     return 400
 
 
+def page_error(error: HTTPException):
+    """The site's own error page for ``error`` (the renderer the pages register under
+    ``app.extensions[PAGE_ERRORS]``), else the bare HTTP error."""
+    render = current_app.extensions.get(PAGE_ERRORS)
+    return render(error) if render else error
+
+
 def init_app(app: Flask) -> None:
     """Render API errors, core errors, HTTP errors under /api/ and Redis outages as JSON."""
 
@@ -70,9 +78,9 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def handle_http_error(error: HTTPException):
-        """404, 405, 413 … as JSON under /api/, untouched elsewhere."""
+        """404, 405, 413 … as JSON under /api/, as the site's own error page elsewhere."""
         if not request.path.startswith(API_PREFIX):
-            return error
+            return page_error(error)
         code = (error.name or "error").lower().replace(" ", "-")
         response = error_response(error.code or 500, code, error.description or error.name)
         if error.code == 405 and error.valid_methods:
@@ -90,8 +98,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def handle_unexpected_error(error: Exception):
-        """A bug: logged with its trace, answered as a bare 500 (JSON under /api/)."""
+        """A bug: logged with its trace, answered as a 500 (JSON under /api/, else a page)."""
         log.exception("unhandled error on %s %s", request.method, request.path)
         if not request.path.startswith(API_PREFIX):
-            return InternalServerError()
+            return page_error(InternalServerError())
         return error_response(500, "internal-error", "Something went wrong on our side.")

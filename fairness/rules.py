@@ -28,15 +28,16 @@ JOKER_UPPER_ZERO = "joker-upper-zero"
 
 _REASONS = {
     JOKER_UPPER: {
-        "en": "Joker rule: five {face}s must go in the {box} box while it is free.",
+        "en": "Joker rule: five {face}s must go in the {box} box while it is free: "
+        "{points} points.",
         "fr": "Règle du joker : cinq {face} vont obligatoirement dans la case {box} "
-        "tant qu'elle est libre.",
+        "tant qu'elle est libre : {points} points.",
     },
     JOKER_LOWER: {
         "en": "Joker rule: the {box} box is already filled, so these five {face}s go in a free "
-        "lower box (Full House 25, straights 30 and 40).",
+        "lower box: {choices}.",
         "fr": "Règle du joker : la case {box} est déjà remplie, ces cinq {face} vont donc dans une "
-        "case libre du bas (Full 25, suites 30 et 40).",
+        "case libre du bas : {choices}.",
     },
     JOKER_UPPER_ZERO: {
         "en": "Joker rule: the lower section is full, so a 0 goes in a free upper box.",
@@ -44,24 +45,46 @@ _REASONS = {
         "libre du haut.",
     },
 }
+_BONUS = {
+    "en": " Your Yahtzee box holds 50, so you also get +{bonus}.",
+    "fr": " Votre case Yahtzee vaut 50 : vous gagnez aussi +{bonus}.",
+}
 
 
 @dataclass(frozen=True)
 class Placement:
-    """The free boxes the current dice may go in, and the Joker restriction if one applies."""
+    """The free boxes the current dice may go in, and the Joker restriction if one applies:
+    its code, the face and upper box of the dice, what each allowed box would score and the
+    extra bonus scoring them earns."""
 
     allowed: tuple[str, ...]
     restriction: str | None = None
     face: int | None = None
     box: str | None = None
+    ruleset: str | None = None
+    points: tuple[int, ...] = ()
+    bonus: int = 0
 
     def reason(self, language: str = "en") -> str | None:
-        """Explain the restriction in ``language`` (``en`` or ``fr``), or None if there is none."""
+        """Explain the restriction in ``language`` (``en`` or ``fr``), or None if there is none:
+        which boxes the dice may go in on this sheet now, what each scores, and the extra bonus
+        when the sheet gives it."""
         if self.restriction is None:
             return None
         texts = _REASONS[self.restriction]
         language = language if language in texts else "en"
-        return texts[language].format(face=self.face, box=UPPER_NAMES[self.box][language])
+        ruleset = get_ruleset(self.ruleset)
+        choices = ", ".join(
+            f"{ruleset.category(box).names[language]} {points}"
+            for box, points in zip(self.allowed, self.points, strict=True)
+        )
+        text = texts[language].format(
+            face=self.face,
+            box=UPPER_NAMES[self.box][language],
+            choices=choices,
+            points=self.points[0],
+        )
+        return text + (_BONUS[language].format(bonus=self.bonus) if self.bonus else "")
 
 
 @dataclass(frozen=True)
@@ -147,12 +170,22 @@ def placement(ruleset_id: str, dice, sheet: Sheet | None = None) -> Placement:
         return Placement(free)
     face = dice[0]
     upper_box = ruleset.categories[face - 1].id
-    if upper_box in free:
-        return Placement((upper_box,), JOKER_UPPER, face, upper_box)
     free_lower = tuple(c for c in free if _section(ruleset, c) == LOWER)
-    if free_lower:
-        return Placement(free_lower, JOKER_LOWER, face, upper_box)
-    return Placement(free, JOKER_UPPER_ZERO, face, upper_box)
+    if upper_box in free:
+        allowed, code = (upper_box,), JOKER_UPPER
+    elif free_lower:
+        allowed, code = free_lower, JOKER_LOWER
+    else:
+        allowed, code = free, JOKER_UPPER_ZERO
+    return Placement(
+        allowed,
+        code,
+        face,
+        upper_box,
+        ruleset.id,
+        tuple(score(ruleset.id, box, dice, sheet) for box in allowed),
+        extra_bonus(ruleset.id, dice, sheet),
+    )
 
 
 def totals(ruleset_id: str, sheet: Sheet, extra_bonus_points: int = 0) -> Totals:

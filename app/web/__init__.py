@@ -1,18 +1,24 @@
 """The player's web pages: server-rendered Jinja templates plus small ES modules (static/js),
 in English and French, behind strict security headers.
 
-``init_app(app)`` wires it all: the language (Flask-Babel), the pages, the headers.
+``init_app(app)`` wires it all: the language (Flask-Babel), the pages, the headers, and
+static files under content-hashed addresses with compressed responses (``static_files``).
 """
 
 from flask import Flask
 
+from ..errors import PAGE_ERRORS
+from .error_pages import error_page
 from .headers import add_security_headers
 from .locale import init_locale
 from .pages import bp
+from .static_files import init_static
 
 
 def init_app(app: Flask) -> None:
     """Add the pages, their languages and the security headers to ``app``."""
     init_locale(app)
     app.register_blueprint(bp)
+    app.extensions[PAGE_ERRORS] = error_page
     app.after_request(add_security_headers)
+    init_static(app)

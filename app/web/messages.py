@@ -1,21 +1,50 @@
 """The sentences the page scripts show, translated on the server and handed to them as JSON.
 
-Placeholders are ``{name}``, filled in by ``static/js/i18n.js``.
+Placeholders are ``{name}``, filled in by ``static/js/i18n.js``. A sentence about a number is
+given in every plural form of the language (gettext's ``ngettext``), keyed by its CLDR plural
+category (``one``, ``other``…), and ``plural()`` in i18n.js picks the form with the browser's
+``Intl.PluralRules``: "1 point", "2 points"; in French "0 point" too.
 """
 
+from collections.abc import Callable
+from functools import cache
+
+from babel import Locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
+PLURAL_SAMPLES = range(0, 1000)
 
-def script_messages() -> dict[str, str]:
-    """Every string the browser scripts may show, in the request's language."""
+
+@cache
+def plural_samples(language: str) -> dict[str, int]:
+    """One number of each plural category of ``language``: {"one": 1, "other": 0} in English."""
+    rule = Locale.parse(language).plural_form
+    samples: dict[str, int] = {}
+    for number in PLURAL_SAMPLES:
+        samples.setdefault(rule(number), number)
+    return samples
+
+
+def plural_forms(sentence: Callable[[int], str]) -> dict[str, str]:
+    """``sentence(n)`` (an ``ngettext`` call) for a number of each plural category of the
+    request's language, keyed by the category."""
+    return {
+        category: sentence(number)
+        for category, number in plural_samples(str(get_locale())).items()
+    }
+
+
+def script_messages() -> dict[str, str | dict[str, str]]:
+    """Every string the browser scripts may show, in the request's language (a sentence about
+    a number as its plural forms)."""
     return {
         # dice and rolls
         "die": _("Die {n}: {face}"),
         "dieBlank": _("Die {n}: not rolled yet"),
         "held": _("held"),
         "roll": _("Roll"),
-        "rollsLeftOne": _("1 roll left"),
-        "rollsLeftMany": _("{n} rolls left"),
+        "rollsLeft": plural_forms(lambda n: ngettext("{n} roll left", "{n} rolls left", n)),
         "rollsLeftNone": _("No rolls left"),
         "rolling": _("Rolling…"),
         "rolled": _("You rolled {dice}."),
@@ -27,10 +56,16 @@ def script_messages() -> dict[str, str]:
         "loading": _("Loading your game…"),
         # score sheet
         "boxFree": _("{name}: free"),
-        "boxPreview": _("{name}: {points} points if you score it now"),
-        "boxFilled": _("{name}: {points} points, filled"),
+        "boxPreview": plural_forms(lambda n: ngettext(
+            "{name}: {n} point if you score it now", "{name}: {n} points if you score it now", n
+        )),
+        "boxFilled": plural_forms(lambda n: ngettext(
+            "{name}: {n} point, filled", "{name}: {n} points, filled", n
+        )),
         "boxForbidden": _("{name}: not allowed now (Joker rule)"),
-        "scored": _("{points} points in {name}."),
+        "scored": plural_forms(lambda n: ngettext(
+            "{n} point in {name}.", "{n} points in {name}.", n
+        )),
         "bonusReached": _("Bonus reached: +{bonus}"),
         "bonusMissing": _("{missing} more for the +{bonus} bonus"),
         "bonusOut": _("The bonus is out of reach"),
@@ -48,6 +83,26 @@ def script_messages() -> dict[str, str]:
             "copy it with Ctrl+C (⌘C on a Mac) or a long press."
         ),
         "shareTitle": _("Yacht Daily"),
+        "rankSoFar": plural_forms(lambda n: ngettext(
+            "Your rank so far: {rank} of {n} player.", "Your rank so far: {rank} of {n} players.", n
+        )),
+        "revealAt": _(
+            "Everyone’s dice are revealed on {time}, in {in}: then you can check every roll."
+        ),
+        "revealedAt": _("The day’s dice were revealed on {time}: you can check every roll now."),
+        "nextChallenge": _("The next challenge starts at midnight, your time: in {in}."),
+        # a date that cannot be played
+        "dayOverTitle": _("The challenge of {date} is over"),
+        "dayNotYetTitle": _("The challenge of {date} has not started"),
+        "dayNotYet": _("It opens on {time}. Today’s challenge is waiting for you."),
+        "dayClosed": _(
+            "No more games on this date; its dice are revealed on {time}. Its best scores so far:"
+        ),
+        "dayRevealed": _("Its dice are revealed and every game can be checked. Its best scores:"),
+        "boardRow": plural_forms(lambda n: ngettext(
+            "{rank}. {name}: {n} point", "{rank}. {name}: {n} points", n
+        )),
+        "noGamesThatDay": _("Nobody finished a game on this date."),
         # challenge status
         "status_upcoming": _("Coming up"),
         "status_open": _("Open"),
@@ -56,7 +111,9 @@ def script_messages() -> dict[str, str]:
         "status_finished": _("Played"),
         "play": _("Play"),
         "continue": _("Continue: turn {turn} of {turns}"),
-        "finishedScore": _("Your score: {total} points"),
+        "finishedScore": plural_forms(lambda n: ngettext(
+            "Your score: {n} point", "Your score: {n} points", n
+        )),
         "seeResults": _("Results"),
         "verify": _("Verify"),
         "notPlayable": _("Not playable today"),
@@ -65,11 +122,12 @@ def script_messages() -> dict[str, str]:
         "nameCleared": _("Name removed: you will appear under a pseudonym."),
         "nameInvalid": _("Use 1 to 24 characters: letters, digits, spaces or punctuation."),
         "daysShort": _("{d} d"),
+        "nextChallengeHome": _("at midnight, your time: in {in}"),
+        "revealHome": _("{time}: in {in}"),
         "now": _("any moment now"),
         # history and streaks
         "noHistory": _("No game played on this device yet. Today is a good day to start!"),
-        "dayOne": _("1 day"),
-        "dayMany": _("{n} days"),
+        "days": plural_forms(lambda n: ngettext("{n} day", "{n} days", n)),
         # the player's record and transfer codes
         "localOnlyGames": _(
             "This device also saved games from before the server kept your record. They are "
@@ -85,8 +143,11 @@ def script_messages() -> dict[str, str]:
             "Every check passed: this game was dealt from the committed seed and scored by "
             "the rules."
         ),
-        "failedOne": _("1 check failed. This game does not match what was published."),
-        "failedMany": _("{n} checks failed. This game does not match what was published."),
+        "failed": plural_forms(lambda n: ngettext(
+            "{n} check failed. This game does not match what was published.",
+            "{n} checks failed. This game does not match what was published.",
+            n,
+        )),
         "notRevealed": _("This date is not revealed yet. Come back after {time}."),
         "notFound": _("No game found with this id."),
         "sourceLocal": _("Checked with the receipt and transcript saved on this device."),
@@ -97,6 +158,35 @@ def script_messages() -> dict[str, str]:
         "checkAction": _("Action {n}"),
         "check_game_complete": _("Every box filled"),
         "check_transcript": _("Transcript"),
+        "sumRollsOk": plural_forms(lambda n: ngettext(
+            "Your {n} roll matches the revealed seed.",
+            "Your {n} rolls match the revealed seed.",
+            n,
+        )),
+        "sumRollsBad": plural_forms(lambda n: ngettext(
+            "Your {n} roll does not match the revealed seed.",
+            "Your {n} rolls do not all match the revealed seed.",
+            n,
+        )),
+        "sumBoxesOk": _("Every box was scored by the rules."),
+        "sumBoxesBad": _("Some boxes were not scored by the rules."),
+        "sumTotalOk": plural_forms(lambda n: ngettext(
+            "Your total of {n} point is right and signed.",
+            "Your total of {n} points is right and signed.",
+            n,
+        )),
+        "sumTotalBad": plural_forms(lambda n: ngettext(
+            "Your total of {n} point does not match your game or its signature.",
+            "Your total of {n} points does not match your game or its signature.",
+            n,
+        )),
+        "sumPublishedOk": _("Your game is in the published results."),
+        "sumPublishedBad": _("Your game is not in the published results."),
+        "sumLedgerOk": _("The public ledger is whole and signed."),
+        "sumLedgerBad": _("The public ledger does not hold together."),
+        "allChecks": plural_forms(lambda n: ngettext(
+            "The {n} check in detail", "All {n} checks in detail", n
+        )),
         "groupLedger": _("The public ledger"),
         "groupDay": _("This date’s seed"),
         "groupPlay": _("Every roll and every box"),
@@ -196,3 +286,4 @@ def api_error_messages() -> dict[str, str]:
         "misconfigured": _("This server is being reconfigured; try again later."),
         "internal-error": _("Something went wrong on our side."),
     }
+

@@ -70,9 +70,9 @@ def moment(timestamp: str) -> str:
 
 @bp.app_context_processor
 def page_context() -> dict:
-    """What every template may use: the language, the menu, the script messages and the
-    API error messages."""
-    if request.blueprint != bp.name:
+    """What every page's template may use (the site's pages and their error pages, not the
+    API): the language, the menu, the script messages and the API error messages."""
+    if request.path.startswith("/api/"):
         return {}
     return {
         "lang": language(),
@@ -110,7 +110,9 @@ def home():
 @bp.get("/play/<ruleset>")
 def play(ruleset: str):
     """The game of the day on one sheet: dice, Roll button, score sheet."""
-    return render_template("play.html", page="play", sheet=require_daily_sheet(ruleset))
+    return render_template(
+        "play.html", page="play", sheet=require_daily_sheet(ruleset), sheets=daily_sheets()
+    )
 
 
 @bp.get("/results")

@@ -97,27 +97,37 @@ class TestJokerPlacementOrder:
         ("sheet", "language", "reason"),
         [
             (
-                {"yahtzee": 50},
+                {"yahtzee": 0},
                 "en",
-                "Joker rule: five 6s must go in the Sixes box while it is free.",
+                "Joker rule: five 6s must go in the Sixes box while it is free: 30 points.",
             ),
             (
                 {"yahtzee": 50},
                 "fr",
                 "Règle du joker : cinq 6 vont obligatoirement dans la case Six "
-                "tant qu'elle est libre.",
+                "tant qu'elle est libre : 30 points. Votre case Yahtzee vaut 50 : vous gagnez "
+                "aussi +100.",
             ),
             (
-                {"yahtzee": 0, "sixes": 24},
+                {"yahtzee": 0, "sixes": 24, "three-of-a-kind": 20, "four-of-a-kind": 0,
+                 "chance": 22},
                 "en",
                 "Joker rule: the Sixes box is already filled, so these five 6s go in a free "
-                "lower box (Full House 25, straights 30 and 40).",
+                "lower box: Full House 25, Small Straight 30, Large Straight 40.",
             ),
             (
-                {"yahtzee": 0, "sixes": 24},
+                {"yahtzee": 50, "sixes": 24, "full-house": 25},
+                "en",
+                "Joker rule: the Sixes box is already filled, so these five 6s go in a free "
+                "lower box: Three of a Kind 30, Four of a Kind 30, Small Straight 30, "
+                "Large Straight 40, Chance 30. Your Yahtzee box holds 50, so you also get +100.",
+            ),
+            (
+                {"yahtzee": 0, "sixes": 24, "three-of-a-kind": 20, "four-of-a-kind": 0,
+                 "full-house": 25, "chance": 22},
                 "fr",
                 "Règle du joker : la case Six est déjà remplie, ces cinq 6 vont donc dans une case "
-                "libre du bas (Full 25, suites 30 et 40).",
+                "libre du bas : Petite suite 30, Grande suite 40.",
             ),
             (
                 {box: 0 for box in LOWER} | {"sixes": 24},
@@ -125,9 +135,10 @@ class TestJokerPlacementOrder:
                 "Joker rule: the lower section is full, so a 0 goes in a free upper box.",
             ),
             (
-                {box: 0 for box in LOWER} | {"sixes": 24},
+                {box: 0 for box in LOWER if box != "yahtzee"} | {"yahtzee": 50, "sixes": 24},
                 "de",
-                "Joker rule: the lower section is full, so a 0 goes in a free upper box.",
+                "Joker rule: the lower section is full, so a 0 goes in a free upper box. "
+                "Your Yahtzee box holds 50, so you also get +100.",
             ),
         ],
     )

@@ -1,14 +1,19 @@
 """A player at the browser: open a sheet, roll, hold, score, by mouse or by keyboard only."""
 
+import re
+
 from playwright.sync_api import Page, expect
 
 PLAY_ROOT = "[data-play]"
+IN_PLAY = ("ready", "playing")
+CAN_ROLL = re.compile("^(ready|playing)$")
 
 
 def open_game(page: Page, ruleset: str) -> None:
-    """Open today's game on ``ruleset`` and wait until the page shows it."""
+    """Open today's game on ``ruleset`` and wait until the page can roll: ``ready`` (no game
+    yet, the first roll starts it) or ``playing`` (a game resumed)."""
     page.goto(f"/play/{ruleset}")
-    expect(page.locator(PLAY_ROOT)).to_have_attribute("data-status", "playing")
+    expect(page.locator(PLAY_ROOT)).to_have_attribute("data-status", CAN_ROLL)
 
 
 def next_action(page: Page) -> int:
@@ -77,7 +82,7 @@ def play_whole_game(page: Page, by_keyboard: bool = False) -> dict:
     """Play turns until the game ends; returns the API's final state."""
     turn = play_turn_by_keyboard if by_keyboard else play_turn_by_clicking
     root = page.locator(PLAY_ROOT)
-    while root.get_attribute("data-status") == "playing":
+    while root.get_attribute("data-status") in IN_PLAY:
         turn(page)
     expect(page.locator("[data-endgame]")).to_be_visible()
     return api_game(page)

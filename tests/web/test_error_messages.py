@@ -18,7 +18,7 @@ ERROR_TABLE = re.compile(r'<script type="application/json" id="api-errors">(.*?)
 RAISED_CODE = re.compile(r'(?:ApiError\(\d+,|GameConflict\(|error_response\(\d+,)\s*"([a-z-]+)"')
 HTTP_STATUSES = (400, 404, 405, 413, 429)  # what Flask, Werkzeug and Flask-Limiter may answer
 WORDED_BY_THE_API = {"joker-forbids"}  # its message follows the request's language already
-BEFORE_THE_EPOCH_NOW = "2026-03-01"  # a date of the epoch that is no longer today anywhere
+NOT_A_DATE = "2026-13-01"  # shaped like a date, on no calendar
 AFTER_THE_DAY_CLOSED = "2026-03-11T13:00:30Z"  # the play date is closed, not revealed yet
 DAY_CLOSED = {
     "en-GB": "This day’s challenge is closed: no more moves can be played.",
@@ -61,12 +61,11 @@ def test_every_api_error_code_has_a_translated_sentence(client):
     assert WORDED_BY_THE_API.isdisjoint(french)
 
 
-def test_a_french_page_shows_the_api_refusal_of_a_past_date_in_french(new_context):
+def test_a_french_page_shows_the_api_refusal_of_a_date_that_is_none_in_french(new_context):
     page = new_context(locale="fr-FR").new_page()
-    page.goto(f"/play/yacht?date={BEFORE_THE_EPOCH_NOW}")
+    page.goto(f"/play/yacht?date={NOT_A_DATE}")
     expect(page.locator("[data-status-line]")).to_have_text(
-        "Cette date n’est aujourd’hui nulle part sur Terre\u00a0: aucune nouvelle partie ne peut "
-        "commencer.")
+        "Ce n’est pas une date du calendrier (AAAA-MM-JJ).")
 
 
 def test_a_move_after_the_day_closed_is_refused_in_the_page_language(new_context, web_server):
@@ -74,6 +73,8 @@ def test_a_move_after_the_day_closed_is_refused_in_the_page_language(new_context
     pages = {locale: new_context(locale=locale).new_page() for locale in DAY_CLOSED}
     for page in pages.values():
         open_game(page, "yacht")
+        page.locator("[data-roll]").click()  # the first roll starts the game
+        wait_for_action(page, 1)
     web_server.set_clock(AFTER_THE_DAY_CLOSED)
     for locale, page in pages.items():
         start = next_action(page)

@@ -60,7 +60,7 @@ def keep_on_device(page, game: dict) -> None:
 def verify(page, game_id: str) -> dict:
     """Open the Verify page on a game and return {check name: passed?} once it has finished."""
     page.goto(f"/verify?game={game_id}")
-    expect(page.locator("[data-check]").first).to_be_visible(timeout=30_000)
+    expect(page.locator("[data-check]").first).to_be_attached(timeout=30_000)
     items = page.locator("[data-check]")
     names = items.evaluate_all("items => items.map(i => [i.dataset.check, i.dataset.ok])")
     return {name: ok for name, ok in names}

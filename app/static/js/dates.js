@@ -34,11 +34,43 @@ export function longDate(isoDate, lang) {
   );
 }
 
-/** A UTC instant in the reader's local time, e.g. "30 nov. 2026, 13:01". */
+/** A UTC instant in the reader's local time with its zone, e.g. "30 nov. 2026, 13:01 UTC+1". */
 export function localTime(isoInstant, lang) {
-  return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(
-    new Date(isoInstant),
-  );
+  return new Intl.DateTimeFormat(lang, {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+  }).format(new Date(isoInstant));
+}
+
+/**
+ * A UTC instant in UTC, marked so, as the ledger page writes times: "Mar 11, 2026, 1:00:00 AM UTC".
+ * The ledger and verify pages share this convention; the play and home pages speak local time.
+ */
+export function utcTime(isoInstant, lang) {
+  const text = new Intl.DateTimeFormat(lang, {
+    dateStyle: "medium",
+    timeStyle: "medium",
+    timeZone: "UTC",
+  }).format(new Date(isoInstant));
+  return `${text} UTC`;
+}
+
+/** A duration in words, to the minute: "1 day, 7 hours, 27 minutes" ("1 jour, 7 heures…"). */
+export function spokenDuration(ms, lang) {
+  const minutes = Math.max(0, Math.round(ms / 60000));
+  const parts = {
+    days: Math.floor(minutes / 1440),
+    hours: Math.floor((minutes % 1440) / 60),
+    minutes: minutes % 60,
+  };
+  if (typeof Intl.DurationFormat === "function") {
+    return new Intl.DurationFormat(lang, { style: "long" }).format(parts);
+  }
+  return duration(minutes * 60000);
 }
 
 /** The time until the next local midnight, in milliseconds. */

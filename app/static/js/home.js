@@ -2,7 +2,7 @@
 // progress, the countdowns to the next day and to the reveal, and the player's name.
 
 import { errorText, getJson } from "./api.js";
-import { duration, localDate, longDate, msUntilTomorrow } from "./dates.js";
+import { localDate, localTime, longDate, msUntilTomorrow, spokenDuration } from "./dates.js";
 import { language, plural, t } from "./i18n.js";
 import { playerName, setPlayerName } from "./store.js";
 
@@ -38,7 +38,7 @@ async function showGame(card, challenge) {
   }
   setStatus(card, "finished");
   scoreLine.hidden = false;
-  scoreLine.textContent = t("finishedScore", { total: game.totals.total });
+  scoreLine.textContent = plural("finishedScore", game.totals.total);
   playLink.textContent = t("verify");
   playLink.classList.add("secondary");
   playLink.href = `/verify?game=${encodeURIComponent(game.id)}`;
@@ -57,19 +57,23 @@ async function loadChallenges() {
   }
 }
 
+/** The two countdowns, each one sentence: when (local time, zone named) and how long till then. */
 function tick() {
-  document.querySelector('[data-countdown="tomorrow"]').textContent = duration(msUntilTomorrow());
+  const lang = language();
+  document.querySelector('[data-countdown="tomorrow"]').textContent =
+    t("nextChallengeHome", { in: spokenDuration(msUntilTomorrow(), lang) });
   if (revealAt !== null) {
     const left = revealAt - (Date.now() + serverOffsetMs);
+    const time = localTime(new Date(revealAt).toISOString(), lang);
     document.querySelector('[data-countdown="reveal"]').textContent =
-      left > 0 ? duration(left) : t("now");
+      left > 0 ? t("revealHome", { time, in: spokenDuration(left, lang) }) : t("now");
   }
 }
 
 /** The player's streaks and finished games, from the server's record (the one that counts). */
 async function showHistory() {
   const record = await getJson("/me/history");
-  const days = (n) => plural(n, "dayOne", "dayMany");
+  const days = (n) => plural("days", n);
   document.querySelector('[data-stat="current"]').textContent = days(record.current_streak);
   document.querySelector('[data-stat="best-streak"]').textContent = days(record.best_streak);
   document.querySelector('[data-stat="played"]').textContent = String(record.finished);

@@ -27,15 +27,32 @@ export function apiErrorMessage(code) {
 
 /** The message `key` with each `{name}` replaced by `values[name]`. */
 export function t(key, values = {}) {
-  const template = messages()[key] ?? key;
+  return fill(messages()[key] ?? key, values);
+}
+
+/** `template` with each `{name}` replaced by `values[name]`. */
+function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (match, name) =>
     Object.hasOwn(values, name) ? String(values[name]) : match,
   );
 }
 
-/** "1 roll left" / "3 rolls left": the singular message for 1, the plural one otherwise. */
-export function plural(count, oneKey, manyKey) {
-  return count === 1 ? t(oneKey, { n: count }) : t(manyKey, { n: count });
+/** The template of `key` in the page language's plural form for `count` (Intl.PluralRules). */
+function pluralTemplate(key, count) {
+  const forms = messages()[key];
+  if (typeof forms !== "object" || forms === null) {
+    return forms ?? key;
+  }
+  const category = new Intl.PluralRules(language()).select(count);
+  return forms[category] ?? forms.other;
+}
+
+/**
+ * The message `key` about the number `count`, in the plural form the page language gives it
+ * ("1 roll left", "3 rolls left"; French "0 point"), `{n}` being `count`.
+ */
+export function plural(key, count, values = {}) {
+  return fill(pluralTemplate(key, count), { n: count, ...values });
 }
 
 /** The page language ("en" or "fr"). */

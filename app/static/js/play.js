@@ -1,9 +1,11 @@
 // The play page: five dice to hold, a Roll button, the score sheet with previews, the end card.
 // The server holds the game; this page shows its state and sends actions with their number,
-// so a double click or a retried request never costs a roll.
+// so a double click or a retried request never costs a roll. Opening the page creates
+// nothing: the game starts on the first roll. A date no longer (or not yet) playable shows
+// that day's results and a way to today's challenge instead of a board.
 
 import { ApiError, errorText, postJson, request } from "./api.js";
-import { isIsoDate, localDate, longDate } from "./dates.js";
+import { isIsoDate, localDate, localTime, longDate, msUntilTomorrow, spokenDuration } from "./dates.js";
 import { language, plural, t } from "./i18n.js";
 import { setUpSharing } from "./share.js";
 import { clearHolds, loadHolds, playerName, saveGame, saveHolds } from "./store.js";
@@ -25,8 +27,11 @@ const boxButtons = [...root.querySelectorAll("[data-box]")];
 const upperBoxes = boxButtons.slice(0, 6).map((button) => button.dataset.box);
 const NO_HOLD = [false, false, false, false, false];
 const RETRIES = 3;
+const OPEN = "open";
+const DAY_BOARD_SIZE = 5;
 
 let game = null;
+let challenge = null;
 let holds = [...NO_HOLD];
 let busy = false;
 let message = { text: t("loading"), kind: "" };
@@ -42,8 +47,13 @@ function hasDice() {
   return game?.status === "playing" && Array.isArray(game.dice);
 }
 
+/** True before the first roll of a day still open: the first roll starts the game. */
+function canStart() {
+  return game === null && challenge?.status === OPEN;
+}
+
 function canRoll() {
-  return !busy && game?.status === "playing" && game.rolls_left > 0;
+  return !busy && (canStart() || (game?.status === "playing" && game.rolls_left > 0));
 }
 
 function canHold() {
@@ -68,21 +78,21 @@ function renderDice() {
 }
 
 function renderRollButton() {
-  const left = game?.status === "playing" ? game.rolls_left : 0;
+  const left = canStart() ? 3 : game?.status === "playing" ? game.rolls_left : 0;
   rollButton.setAttribute("aria-disabled", String(!canRoll()));
   rollLabel.textContent = busy ? t("rolling") : t("roll");
   rollsLeftText.textContent =
-    left === 0 ? t("rollsLeftNone") : plural(left, "rollsLeftOne", "rollsLeftMany");
+    left === 0 ? t("rollsLeftNone") : plural("rollsLeft", left);
   rollPips.forEach((pip, index) => pip.classList.toggle("spent", index >= left));
 }
 
 function boxLabel(button, state) {
   const name = button.dataset.name;
   if (state.filled) {
-    return t("boxFilled", { name, points: state.points });
+    return plural("boxFilled", state.points, { name });
   }
   if (state.allowed) {
-    return t("boxPreview", { name, points: state.points });
+    return plural("boxPreview", state.points, { name });
   }
   return state.forbidden ? t("boxForbidden", { name }) : t("boxFree", { name });
 }
@@ -141,6 +151,9 @@ function renderProgress() {
 }
 
 function guidance() {
+  if (game === null) {
+    return canStart() ? t("turnStart", { turn: 1, turns: Number(root.dataset.turns) }) : "";
+  }
   if (game.status === "abandoned") {
     return t("abandoned");
   }
@@ -168,6 +181,9 @@ function renderRootState() {
     root.dataset.game = game.id;
     root.dataset.status = game.status;
     root.dataset.nextAction = String(game.next_action);
+  } else if (challenge) {
+    root.dataset.status = canStart() ? "ready" : "unplayable";
+    root.dataset.nextAction = "0";
   }
 }
 
@@ -203,9 +219,90 @@ function showEnd({ focus }) {
   endCard.querySelector("[data-results-link]").href =
     `/results/${encodeURIComponent(game.date)}/${encodeURIComponent(game.ruleset)}`;
   endCard.querySelector("[data-verify-link]").href = `/verify?game=${encodeURIComponent(game.id)}`;
-  shareText().catch(() => {});
+  shareText().then((text) => {
+    endCard.querySelector("[data-share-preview]").textContent = text;
+  }).catch(() => {});
+  showRank();
+  showTimes();
   if (focus) {
     endCard.querySelector("#end-title").focus();
+  }
+}
+
+/** "Your rank so far: 3 of 12 players", from the day's leaderboard. */
+async function showRank() {
+  const line = endCard.querySelector("[data-end-rank]");
+  try {
+    const board = await request(
+      "GET", `/leaderboard/${encodeURIComponent(game.date)}/${encodeURIComponent(game.ruleset)}?limit=1`,
+    );
+    if (board.you) {
+      line.textContent = plural("rankSoFar", board.players, { rank: board.you.rank });
+      line.hidden = false;
+    }
+  } catch {
+    line.hidden = true;
+  }
+}
+
+/** One line for the reveal (local time and countdown), one for the next challenge. */
+function showTimes() {
+  const reveal = endCard.querySelector("[data-end-reveal]");
+  const next = endCard.querySelector("[data-end-next]");
+  const revealAt = challenge?.reveal_at;
+  const untilReveal = revealAt ? new Date(revealAt) - Date.now() : 0;
+  reveal.textContent = !revealAt
+    ? ""
+    : untilReveal > 0
+      ? t("revealAt", { time: localTime(revealAt, lang), in: spokenDuration(untilReveal, lang) })
+      : t("revealedAt", { time: localTime(revealAt, lang) });
+  next.textContent = t("nextChallenge", { in: spokenDuration(msUntilTomorrow(), lang) });
+}
+
+// ---------- a day that cannot be played ----------
+
+/** The day is closed, revealed or not yet open: its results and a link to today's game. */
+async function showDayOver() {
+  const card = root.querySelector("[data-day-over]");
+  board.hidden = true;
+  root.querySelector("[data-key-hints]").hidden = true;
+  root.querySelector("[data-progress]").hidden = true;
+  card.hidden = false;
+  const date = longDate(challenge.date, lang);
+  const upcoming = challenge.status === "upcoming";
+  card.querySelector("[data-day-over-title]").textContent =
+    t(upcoming ? "dayNotYetTitle" : "dayOverTitle", { date });
+  card.querySelector("[data-day-over-text]").textContent = upcoming
+    ? t("dayNotYet", { time: localTime(challenge.opens_at, lang) })
+    : challenge.status === "revealed"
+      ? t("dayRevealed")
+      : t("dayClosed", { time: localTime(challenge.reveal_at, lang) });
+  const results = card.querySelector("[data-day-results-link]");
+  results.href = `/results/${encodeURIComponent(challenge.date)}/${encodeURIComponent(ruleset)}`;
+  results.hidden = upcoming;
+  if (!upcoming) {
+    await showDayTop(card.querySelector("[data-day-over-top]"));
+  }
+}
+
+/** The day's best totals, as a short ranked list. */
+async function showDayTop(list) {
+  try {
+    const day = await request(
+      "GET", `/leaderboard/${encodeURIComponent(challenge.date)}/${encodeURIComponent(ruleset)}?limit=${DAY_BOARD_SIZE}`,
+    );
+    list.replaceChildren(...day.top.map((row) => {
+      const item = document.createElement("li");
+      item.textContent = plural("boardRow", row.total, { rank: row.rank, name: row.name ?? row.player });
+      return item;
+    }));
+    if (day.top.length === 0) {
+      const item = document.createElement("li");
+      item.textContent = t("noGamesThatDay");
+      list.replaceChildren(item);
+    }
+  } catch {
+    list.replaceChildren();
   }
 }
 
@@ -270,8 +367,31 @@ async function act(kind, body) {
   }
 }
 
+/** Create the day's game (the first roll's first step); true when it is new and untouched. */
+async function startGame() {
+  busy = true;
+  render();
+  try {
+    game = await openGame();
+    return game.status === "playing" && game.next_action === 0;
+  } catch (error) {
+    message = { text: describe(error), kind: "error" };
+    return false;
+  } finally {
+    busy = false;
+    if (game) {
+      holds = (hasDice() && loadHolds(game.id, game.next_action)) || [...NO_HOLD];
+      adopt(game);
+    }
+    render();
+  }
+}
+
 async function roll() {
   if (!canRoll()) {
+    return;
+  }
+  if (game === null && !(await startGame())) {
     return;
   }
   const heldBefore = hasDice() ? [...holds] : [...NO_HOLD];
@@ -281,7 +401,7 @@ async function roll() {
     tumble(previousDice, heldBefore);
     const left = game.rolls_left;
     const rolled = t("rolled", { dice: game.dice.join(", ") });
-    const leftText = left === 0 ? t("rollsLeftNone") : plural(left, "rollsLeftOne", "rollsLeftMany");
+    const leftText = left === 0 ? t("rollsLeftNone") : plural("rollsLeft", left);
     if (!game.restriction) {
       message = { text: `${rolled} ${leftText}.`, kind: "" };
       renderStatus();
@@ -302,7 +422,7 @@ async function score(box) {
     void button.offsetWidth;
     button.classList.add("just-filled");
     if (game.status === "playing") {
-      message = { text: t("scored", { points: game.boxes[box], name: button.dataset.name }), kind: "" };
+      message = { text: plural("scored", game.boxes[box], { name: button.dataset.name }), kind: "" };
       renderStatus();
       message = { text: "", kind: "" };
       if (keyboardInSheet) {
@@ -331,7 +451,7 @@ function moveInSheet(from, step) {
 }
 
 function onKeyDown(event) {
-  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || !game) {
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || !challenge) {
     return;
   }
   const target = event.target instanceof Element ? event.target : document.body;
@@ -374,22 +494,40 @@ function requestedDate() {
   return isIsoDate(asked) ? asked : localDate();
 }
 
+/** Create (or resume) this player's game of the day: the first roll does it. */
 async function openGame() {
   const name = playerName();
-  const body = { ruleset, date: requestedDate(), ...(name ? { name } : {}) };
+  const body = { ruleset, date: challenge.date, ...(name ? { name } : {}) };
   return (await postJson("/games", body, { retries: RETRIES })).game;
+}
+
+/** The day's challenge on this sheet: its status, times and this player's game id, if any. */
+async function readChallenge() {
+  const day = await request("GET", `/challenges?date=${encodeURIComponent(requestedDate())}`);
+  return day.challenges.find((candidate) => candidate.ruleset === ruleset);
 }
 
 async function start() {
   wireInputs();
   try {
-    game = await openGame();
+    challenge = await readChallenge();
+    if (challenge.game) {
+      game = (await request("GET", `/games/${encodeURIComponent(challenge.game)}`)).game;
+    }
   } catch (error) {
     message = { text: describe(error), kind: "error" };
     render();
     return;
   }
-  setText("[data-date-label]", longDate(game.date, lang));
+  setText("[data-date-label]", longDate(challenge.date, lang));
+  message = { text: "", kind: "" };
+  if (game === null) {
+    render();
+    if (!canStart()) {
+      await showDayOver();
+    }
+    return;
+  }
   holds = (hasDice() && loadHolds(game.id, game.next_action)) || [...NO_HOLD];
   message = { text: "", kind: "" };
   render();

@@ -11,7 +11,7 @@ const { current, best } = streaks(
   games.map((game) => game.date),
   localDate(),
 );
-const days = (n) => plural(n, "dayOne", "dayMany");
+const days = (n) => plural("days", n);
 
 panel.querySelector('[data-stat="current"]').textContent = days(current);
 panel.querySelector('[data-stat="best-streak"]').textContent = days(best);

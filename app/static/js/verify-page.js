@@ -3,9 +3,10 @@
 // this device when there are any. No verdict of the server is used.
 
 import { ApiError, errorText, getJson } from "./api.js";
-import { localTime, longDate } from "./dates.js";
+import { detailTranslator } from "./check-texts.js";
+import { longDate, utcTime } from "./dates.js";
 import { verifyGame } from "./fairness.js";
-import { language, t } from "./i18n.js";
+import { language, plural, t } from "./i18n.js";
 import { savedGame, savedGames } from "./store.js";
 
 const form = document.querySelector("[data-verify-form]");
@@ -16,11 +17,15 @@ const title = output.querySelector("[data-verify-title]");
 const verdict = output.querySelector("[data-verdict]");
 const source = output.querySelector("[data-source]");
 const list = output.querySelector("[data-checks]");
+const summary = output.querySelector("[data-summary]");
+const allChecks = output.querySelector("[data-all-checks]");
 const lang = language();
 const GAME_ID = /[0-9a-f]{32}/i;
 
 const sheetNames = JSON.parse(document.getElementById("sheet-names").textContent);
 const boxNames = JSON.parse(document.getElementById("box-names").textContent);
+const CHECK_TEXTS = new URL("../data/check-texts.json", import.meta.url);
+let translateDetail = (detail) => detail;
 
 function sheetName(ruleset) {
   return sheetNames[ruleset] ?? ruleset;
@@ -60,6 +65,59 @@ function showMessage(text, kind) {
   verdict.className = `verdict ${kind}`;
   verdict.textContent = text;
   list.replaceChildren();
+  summary.hidden = true;
+  allChecks.hidden = true;
+}
+
+/** True when every check of `checks` passed (and there is at least one). */
+function allPassed(checks) {
+  return checks.length > 0 && checks.every((check) => check.ok === true);
+}
+
+/**
+ * What a player cares about, in plain words: their rolls came from the revealed seed, their
+ * total is right, their game is in the published results. Each line is true or false.
+ */
+function summaryLines(checks, receipt) {
+  const named = (pattern) => checks.filter((check) => pattern.test(check.name));
+  const rolls = named(/^roll \d+$/);
+  const boxes = named(/^(box |action |transcript$|game complete$)/);
+  const seed = named(/^seed$/);
+  const ledger = named(/^(ledger |reveal|seed chains|seed successions)/);
+  const total = named(/^(total|transcript hash|receipt signature)$/);
+  const published = named(/^(inclusion proof|proof size)$/);
+  const line = (group, key, count) => {
+    const ok = allPassed(group);
+    const name = `${key}${ok ? "Ok" : "Bad"}`;
+    return [ok, count === undefined ? t(name) : plural(name, count)];
+  };
+  return [
+    line([...rolls, ...seed], "sumRolls", rolls.length),
+    line(boxes, "sumBoxes"),
+    line(total, "sumTotal", receipt.total ?? 0),
+    line(published, "sumPublished"),
+    line(ledger, "sumLedger"),
+  ];
+}
+
+/** Lead with the plain-words summary; the full list of checks, collapsed, below it. */
+function showSummary(checks, receipt) {
+  summary.replaceChildren(...summaryLines(checks, receipt).map(([ok, text]) => {
+    const item = document.createElement("li");
+    item.className = ok ? "pass" : "fail";
+    item.dataset.ok = String(ok);
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.setAttribute("aria-hidden", "true");
+    mark.textContent = ok ? "✓" : "✗";
+    item.append(mark, ` ${text}`);
+    return item;
+  }));
+  summary.hidden = false;
+  allChecks.hidden = false;
+  allChecks.open = checks.some((check) => check.ok === false);
+  allChecks.querySelector("[data-all-checks-label]").textContent =
+    plural("allChecks", checks.length);
 }
 
 const GROUPS = [
@@ -85,7 +143,7 @@ function checkItem(check) {
   name.textContent = checkLabel(check.name);
   const detail = document.createElement("span");
   detail.className = "detail";
-  detail.textContent = check.detail;
+  detail.textContent = translateDetail(check.detail);
   item.append(mark, name, detail);
   return item;
 }
@@ -108,7 +166,7 @@ function checkGroup(key, checks) {
   return group;
 }
 
-function showChecks(checks) {
+function showChecks(checks, receipt) {
   const grouped = new Map(GROUPS.map(([key]) => [key, []]));
   for (const check of checks) {
     const [key] = GROUPS.find(([, pattern]) => pattern.test(check.name));
@@ -121,16 +179,27 @@ function showChecks(checks) {
       return item;
     }),
   );
+  showSummary(checks, receipt);
   const failed = checks.filter((check) => check.ok === false).length;
   verdict.className = `verdict ${failed ? "fail" : "ok"}`;
   verdict.textContent =
-    failed === 0 ? t("allGood") : failed === 1 ? t("failedOne") : t("failedMany", { n: failed });
+    failed === 0 ? t("allGood") : plural("failed", failed);
+}
+
+/** The translator of detail lines into the page language (English lines if it cannot load). */
+async function detailsInPageLanguage() {
+  try {
+    const response = await fetch(CHECK_TEXTS);
+    return detailTranslator(await response.json(), lang);
+  } catch {
+    return translateDetail;
+  }
 }
 
 async function revealTime(date) {
   try {
     const data = await getJson(`/challenges?date=${encodeURIComponent(date)}`);
-    return localTime(data.challenges[0].reveal_at, lang);
+    return utcTime(data.challenges[0].reveal_at, lang);
   } catch {
     return date;
   }
@@ -193,13 +262,14 @@ async function checkGame(id) {
     return;
   }
   source.textContent = data.local ? t("sourceLocal") : t("sourcePublic");
+  translateDetail = await detailsInPageLanguage();
   const checks = await verifyGame({
     ledger: entries,
     receipt: data.receipt,
     transcript: data.transcript,
     proof,
   });
-  showChecks(checks);
+  showChecks(checks, receiptInfo);
 }
 
 function requestedId() {

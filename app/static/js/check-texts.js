@@ -1,0 +1,71 @@
+// The detail lines of the verification checks in the page language, from one catalogue
+// (static/data/check-texts.json) that every verifier's English text is matched against:
+// fairness/audit, verify.py and fairness.js write the same English lines, and the page reads
+// each line's values out of it and writes them into the reader's language.
+
+const PLACEHOLDER = /\{(\*?)(\w+)\}/g;
+
+/** `text` with every character a regular expression gives a meaning to escaped. */
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A matcher for one English template: its regular expression and its placeholders. */
+function compile(entry) {
+  const names = [];
+  let pattern = "";
+  let last = 0;
+  for (const match of entry.en.matchAll(PLACEHOLDER)) {
+    pattern += escapeRegExp(entry.en.slice(last, match.index)) + "(.+?)";
+    names.push({ name: match[2], nested: match[1] === "*" });
+    last = match.index + match[0].length;
+  }
+  pattern += escapeRegExp(entry.en.slice(last));
+  return { ...entry, names, regex: new RegExp(`^${pattern}$`, "s") };
+}
+
+/**
+ * A function that writes a check's English detail line in `lang`: the first template whose
+ * English text matches, filled with the values read out of the line (a value that is itself a
+ * detail line must be in the catalogue too); a line of several failures ("…; …") part by part;
+ * a part no template matches stays as it is.
+ */
+export function detailTranslator(catalogue, lang) {
+  const entries = catalogue.texts.map(compile);
+
+  /** One detail (no "; " list) in `lang`, or null when no template matches it wholly. */
+  function one(text) {
+    for (const entry of entries) {
+      const found = entry.regex.exec(text);
+      if (!found || !entry[lang]) {
+        continue;
+      }
+      const values = {};
+      const known = entry.names.every(({ name, nested }, index) => {
+        values[name] = nested ? complete(found[index + 1]) : found[index + 1];
+        return values[name] !== null;
+      });
+      if (known) {
+        return entry[lang].replace(PLACEHOLDER, (match, star, name) => values[name] ?? match);
+      }
+    }
+    return null;
+  }
+
+  /** The line in `lang` when all of it is in the catalogue, else null. */
+  function complete(text) {
+    const whole = one(text);
+    if (whole !== null) {
+      return whole;
+    }
+    const parts = text.split("; ").map(one);
+    return parts.length > 1 && parts.every((part) => part !== null) ? parts.join("; ") : null;
+  }
+
+  return function translate(text) {
+    if (lang === "en") {
+      return text;
+    }
+    return complete(text) ?? text.split("; ").map((part) => one(part) ?? part).join("; ");
+  };
+}

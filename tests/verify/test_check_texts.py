@@ -1,0 +1,89 @@
+"""One catalogue of the checks' detail lines (app/static/data/check-texts.json), in English and
+French, kept in sync with what the verifiers write: every detail line verify.py writes for an
+honest game and for every single forged change of it is a catalogue text (or parts of them)."""
+
+import copy
+import json
+import re
+import subprocess
+
+import pytest
+
+from tests.verify.conftest import ROOT
+from tests.verify.tampering import changes
+
+RUNNER = ROOT / "tests" / "verify" / "run_check_texts.mjs"
+CATALOGUE = ROOT / "app" / "static" / "data" / "check-texts.json"
+PLACEHOLDER = re.compile(r"\{\*?\w+\}")
+OPEN, CLOSE = "\u2045", "\u2046"
+WHOLLY_MARKED = re.compile(rf"^{OPEN}.*{CLOSE}$", re.S)
+
+
+def check_texts() -> dict:
+    """The catalogue, as the Verify page fetches it."""
+    return json.loads(CATALOGUE.read_text(encoding="utf-8"))
+
+
+def translate(node, catalogue: dict, lang: str, details: list[str], tmp_path) -> list[str]:
+    """The page's own translator (check-texts.js, in Node) applied to ``details``."""
+    job = tmp_path / "check-texts-job.json"
+    job.write_text(json.dumps({"catalogue": catalogue, "lang": lang, "details": details}))
+    done = subprocess.run([node.node, str(RUNNER), str(job)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_every_text_has_both_languages_with_the_same_values():
+    texts = check_texts()["texts"]
+    ids = [text["id"] for text in texts]
+    assert len(ids) == len(set(ids))
+    for text in texts:
+        assert text["en"] and text["fr"], text["id"]
+        assert sorted(PLACEHOLDER.findall(text["en"])) == sorted(
+            PLACEHOLDER.findall(text["fr"])), text["id"]
+
+
+@pytest.fixture(scope="module")
+def written_details(day, standalone):
+    """Every detail line verify.py writes for one game of the day, honest or changed."""
+    game = next(g for g in day.games["yahtzee"] if g["receipt"])
+    published = {"ledger": day.ledger, "receipt": game["receipt"],
+                 "transcript": game["transcript"], "proof": day.proof("yahtzee", game["id"])}
+    details = set()
+
+    def run(objects):
+        """verify.py's checks of one set of published objects."""
+        report = standalone.Report()
+        standalone.check_game(report, objects["ledger"], objects["receipt"],
+                              objects["transcript"], objects["proof"],
+                              standalone.ed25519_verifier())
+        details.update(detail for _, _, detail in report.checks)
+
+    run(published)
+    for key, value in published.items():
+        for change in changes(value):
+            changed = copy.copy(published)
+            changed[key] = change.apply(value)
+            run(changed)
+    return sorted(details)
+
+
+def test_every_line_verify_py_writes_is_in_the_catalogue(node, written_details, tmp_path):
+    marked = copy.deepcopy(check_texts())
+    for text in marked["texts"]:
+        text["fr"] = f"{OPEN}{text['fr']}{CLOSE}"
+    translated = translate(node, marked, "fr", written_details, tmp_path)
+    untranslated = [
+        english for english, line in zip(written_details, translated, strict=True)
+        if not all(WHOLLY_MARKED.match(part) for part in line.split(f"{CLOSE}; {OPEN}"))
+        and not WHOLLY_MARKED.match(line)
+    ]
+    assert untranslated == []
+
+
+def test_an_honest_game_reads_in_french(node, written_details, tmp_path):
+    honest = [line for line in written_details if line.startswith(("stream dice", "recomputed"))]
+    french = translate(node, check_texts(), "fr", honest, tmp_path)
+    assert all(line.startswith(("les dés", "recalculé")) for line in french), french[:3]
+    assert translate(node, check_texts(), "en", honest, tmp_path) == honest

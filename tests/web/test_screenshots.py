@@ -1,0 +1,60 @@
+"""Screenshots of what issue 13 is about, at phone size in French: the play page mid-turn, the
+end card and the verify page's summary (artifacts/screenshots/, ignored by git)."""
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import SCREENSHOTS
+from .player import next_action, open_game, play_turn_by_clicking, play_whole_game, wait_for_action
+
+PHONE_390 = {"width": 390, "height": 844}
+PLAY_DATE = "2026-03-10"
+AFTER_REVEAL = "2026-03-11T14:00:00Z"
+
+
+def shoot(page, name: str) -> None:
+    """Save a screenshot of the viewport as artifacts/screenshots/<name>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
+
+
+@pytest.fixture(scope="module")
+def finished_page(browser, web_server):
+    """A phone page (French) whose player has just finished a Yahtzee game, and that game."""
+    from .conftest import server_time
+
+    context = browser.new_context(base_url=web_server.url, locale="fr-FR", timezone_id="UTC",
+                                  viewport=PHONE_390)
+    context.clock.set_fixed_time(server_time(web_server))
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto("/?lang=fr")
+    open_game(page, "yahtzee")
+    for _ in range(3):
+        play_turn_by_clicking(page)
+    start = next_action(page)
+    page.locator("[data-roll]").click()
+    wait_for_action(page, start + 1)
+    page.locator('[data-die="0"]').click()
+    page.wait_for_timeout(500)
+    shoot(page, "phone-play")
+    game = play_whole_game(page)
+    page.wait_for_timeout(500)
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, "phone-end-card")
+    yield page, game
+    context.close()
+
+
+def test_screenshots_of_play_end_card_and_verify_summary(finished_page, web_server):
+    page, game = finished_page
+    web_server.set_clock(AFTER_REVEAL)
+    status, _, _ = web_server.client().get(f"/api/v1/ledger/{PLAY_DATE}")
+    assert status == 200
+    page.goto(f"/verify?game={game['id']}")
+    expect(page.locator("[data-verdict]")).to_have_class("verdict ok", timeout=30_000)
+    page.locator("[data-verify-title]").evaluate("title => title.scrollIntoView()")
+    page.wait_for_timeout(300)
+    shoot(page, "phone-verify")
