@@ -31,7 +31,7 @@ from .days import DayWindow, day_window
 from .errors import ApiError
 from .keys import Secrets
 from .ledger_service import LedgerService
-from .store import GameMissing, GameRecord, Store
+from .store import GameMissing, GameRecord, GameSealed, Store
 
 CACHE_SIZE = 4096
 STREAM_CACHE_SIZE = 16
@@ -98,6 +98,12 @@ def game_not_found() -> ApiError:
     return ApiError(404, "game-not-found", "No game has this id.")
 
 
+def date_revealed(date: str) -> ApiError:
+    """The 409 for an action or a new game on a date whose reveal has read its games (seen by
+    the store, whatever this process's clock says)."""
+    return ApiError(409, "day-closed", f"The {date} challenge is revealed: no more actions.")
+
+
 class GameConflict(ApiError):
     """A 409 about a game's state: stale action number or a move the rules refuse now.
 
@@ -145,7 +151,8 @@ class GameService:
     def start(self, player: str, ruleset: str, date: str, name: str | None) -> tuple[bool, Played]:
         """Create the player's game on (date, ruleset), or resume it. Returns (created, game).
 
-        A new game needs the date to be today somewhere; an existing one resumes any time.
+        A new game needs the date to be today somewhere and its reveal not begun; an existing
+        one resumes any time.
         """
         if ruleset not in DAILY_RULESETS:
             raise UnknownRuleset(f"unknown sheet {ruleset!r} (daily sheets: "
@@ -182,7 +189,9 @@ class GameService:
 
         A repeat of an applied action returns the game as that action left it; any other
         number is a 409 ``stale-action`` carrying the current game. A game the store does not
-        hold (say Redis lost it) is a 404, with nothing written.
+        hold (say Redis lost it) is a 404, and a game its date's reveal has read a 409
+        ``day-closed`` even when this process's clock lags: the compare-and-set refuses it,
+        with nothing written.
         """
         played = self._cached(game_id)
         fresh = played is None
@@ -220,6 +229,8 @@ class GameService:
             except GameMissing:  # Redis lost it (e.g. a restart without persistence)
                 self._forget(game_id)
                 raise game_not_found() from None
+            except GameSealed:
+                raise date_revealed(played.record.date) from None
             if conflict is None:
                 record = replace(played.record, transcript=(*played.record.transcript, entry),
                                  receipt=receipt)
@@ -242,11 +253,15 @@ class GameService:
                       played.window)
 
     def _create_or_load(self, game_id, ruleset, date, player, name) -> tuple[bool, GameRecord]:
-        """Store the game if new (or its new name); returns (created, record)."""
-        return self.store.create_or_load_game(
-            game_id, ruleset=ruleset, date=date, player=self.secrets.pseudonym(player),
-            name=name, created_at=format_timestamp(self.clock()),
-        )
+        """Store the game if new (or its new name); returns (created, record). A 409 when the
+        date's reveal has begun and the game is not in it."""
+        try:
+            return self.store.create_or_load_game(
+                game_id, ruleset=ruleset, date=date, player=self.secrets.pseudonym(player),
+                name=name, created_at=format_timestamp(self.clock()),
+            )
+        except GameSealed:
+            raise date_revealed(date) from None
 
     def _cached(self, game_id: str) -> Played | None:
         """The cached game, if any."""

@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from playkit import PLAY_DATE, call, play_to_end, redis_snapshot, start
+from playkit import PLAY_DATE, call, play_to_end, redis_snapshot, reveal, start
 
 from app import create_app
 from app.services import EXTENSION
@@ -70,6 +70,7 @@ def test_the_seed_appears_nowhere_before_its_reveal(app, client, clock, day, red
 
     # The same search finds the seed once it is revealed: it can fail.
     clock.set(REVEAL_AT)
+    assert reveal(app) == [f"2026-03-{d:02}" for d in range(1, 11)]
     ledger = client.get("/api/v1/ledger").get_data(as_text=True)
     assert secrets.seed(PLAY_DATE).hex() in ledger
     assert secrets.seed("2026-03-11").hex() not in ledger
@@ -78,8 +79,10 @@ def test_the_seed_appears_nowhere_before_its_reveal(app, client, clock, day, red
 def test_reveal_publishes_the_seed_counts_roots_and_proofs(app, client, clock, day):
     """Once due: every date's reveal in order; counts and roots of finished games; proofs."""
     clock.set(JUST_BEFORE)
+    assert PLAY_DATE not in reveal(app)
     assert call(client, "GET", f"/ledger/{PLAY_DATE}")[0] == 404
     clock.set(REVEAL_AT)
+    assert reveal(app) == [PLAY_DATE]
     status, body = call(client, "GET", "/ledger")
     entries = body["entries"]
     assert [e["type"] for e in entries] == ["yacht-daily/epoch/v1"] + ["yacht-daily/reveal/v1"] * 10
@@ -91,8 +94,8 @@ def test_reveal_publishes_the_seed_counts_roots_and_proofs(app, client, clock, d
     epoch = entries[0]
     assert epoch["anchor"] == secrets.epoch.anchor.hex()
     assert epoch["public_key"] == secrets.signer.public_key_hex
-    _, reveal = call(client, "GET", f"/ledger/{PLAY_DATE}")
-    entry = reveal["entry"]
+    _, published = call(client, "GET", f"/ledger/{PLAY_DATE}")
+    entry = published["entry"]
     assert entry == entries[-1]
     assert verify_seed(bytes.fromhex(entry["seed"]), 10, bytes.fromhex(epoch["anchor"]))
     assert entry["games"] == {"yacht": 2, "yacht-bonus": 0, "yahtzee": 1}
@@ -112,9 +115,10 @@ def test_reveal_publishes_the_seed_counts_roots_and_proofs(app, client, clock, d
                                             proof["proof"], verify_signature))
 
 
-def test_an_unfinished_game_is_abandoned_and_published(client, clock, day):
+def test_an_unfinished_game_is_abandoned_and_published(app, client, clock, day):
     """No receipt, not ranked, no proof; its transcript is in the day's public audit."""
     clock.set(REVEAL_AT)
+    reveal(app)
     abandoned = day["abandoned"]
     status, body = call(client, "GET", f"/games/{abandoned['id']}")
     assert status == 200 and body["game"]["status"] == "abandoned"
@@ -151,6 +155,7 @@ def test_the_day_pages_concatenate_to_the_whole_day_in_id_order(app, client, clo
     for _ in range(3):  # three more yahtzee games, never rolled
         start(app.test_client(), "yahtzee", PLAY_DATE)
     clock.set(REVEAL_AT)
+    reveal(app)
     status, whole = call(client, "GET", f"/days/{PLAY_DATE}/yahtzee/games")
     assert status == 200 and whole["next"] is None and whole["total"] == 5
     ids = [game["id"] for game in whole["games"]]
@@ -166,10 +171,11 @@ def test_the_day_pages_concatenate_to_the_whole_day_in_id_order(app, client, clo
     assert (page["games"], page["next"], page["total"]) == ([], None, 5)
 
 
-def test_verify_endpoint(client, clock, day):
+def test_verify_endpoint(app, client, clock, day):
     """POST /verify by id or with a posted receipt and transcript, check by check."""
     _, final = day["finished"][0]
     clock.set(REVEAL_AT)
+    reveal(app)
     status, verdict = call(client, "POST", "/verify", {"game": final["id"]})
     assert status == 200 and verdict["ok"] is True
     assert {check["name"] for check in verdict["checks"]} >= {"inclusion proof", "receipt format"}
@@ -219,9 +225,10 @@ def flipped(text: str, position: int) -> str:
     return text[:position] + chr(ord(text[position]) ^ 1) + text[position + 1:]
 
 
-def test_flipping_any_byte_of_a_ledger_entry_fails_its_check(client, clock):
+def test_flipping_any_byte_of_a_ledger_entry_fails_its_check(app, client, clock):
     """Every single-character change of every entry makes some ledger check fail."""
     clock.set("2026-03-03T14:00:00Z")
+    reveal(app)
     entries = call(client, "GET", "/ledger")[1]["entries"]
     assert len(entries) == 3 and not failing(audit.check_ledger(entries, verify_signature))
     for index, entry in enumerate(entries):
