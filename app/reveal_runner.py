@@ -20,7 +20,7 @@ import redis
 from redis.exceptions import LockError, RedisClusterException
 
 from .clock import format_timestamp
-from .ledger_service import RevealFailed
+from .ledger_service import LedgerMismatch, RevealFailed
 from .observability.metrics import REVEAL_FAILURES, REVEALS
 from .store import REVEAL_LEASE
 
@@ -66,6 +66,9 @@ class RevealRunner:
         try:
             with self._renewed(lease):
                 revealed = ledger.reveal_due()
+        except LedgerMismatch as error:  # this process's secrets, not the reveal: see /readyz
+            log.error("not revealing: %s", error, extra={"event": "secrets-mismatch"})
+            raise
         except Exception as error:
             self._record_failure(error)
             raise

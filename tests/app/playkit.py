@@ -61,11 +61,3 @@ def redis_snapshot(client) -> dict:
     }
     return {key: readers[client.type(key)](key) for key in client.scan_iter(count=1000)}
 
-
-def reveal(app) -> list[str]:
-    """Reveal what is due on the app's clock, as a worker's reveal thread or `yacht-daily
-    reveal` does (requests never reveal); returns the dates revealed."""
-    from app.reveal_runner import RevealRunner
-    from app.services import EXTENSION
-
-    return RevealRunner(app.extensions[EXTENSION]).run_once().revealed
