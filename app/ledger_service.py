@@ -189,13 +189,13 @@ class LedgerService:
         builder = TreeBuilder(
             lambda chunk, receipts: self.store.store_leaf_chunk(date, ruleset, chunk, receipts))
         for page in self.store.sealed_receipt_pages(date, ruleset):
-            for game_id, receipt in page:
+            for game_id, receipt, stored in page:
                 if receipt.get("game") != game_id:
                     raise ValueError(f"the receipt stored with game {game_id} is for game "
                                      f"{receipt.get('game')!r}")
-                builder.add(receipt)
+                builder.add(receipt, stored)
             self.store.rank_finished(date, ruleset, {game_id: receipt["total"]
-                                                     for game_id, receipt in page})
+                                                     for game_id, receipt, _ in page})
         tree = builder.finish()
         self.store.store_tree(date, ruleset, tree.to_json())
         return tree

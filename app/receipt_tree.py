@@ -54,23 +54,28 @@ class TreeIndex:
 class TreeBuilder:
     """Takes a day's receipts in leaf order and hands each chunk to ``store_chunk`` when full."""
 
-    def __init__(self, store_chunk: Callable[[int, list[Mapping]], None]):
-        """Start an empty tree; ``store_chunk(number, receipts)`` keeps one chunk."""
+    def __init__(self, store_chunk: Callable[[int, list[str]], None]):
+        """Start an empty tree; ``store_chunk(number, stored receipts)`` keeps one chunk."""
         self._store_chunk = store_chunk
-        self._chunk: list[Mapping] = []
+        self._chunk: list[str] = []
+        self._hashes: list[bytes] = []
         self._roots: list[bytes] = []
         self._firsts: list[str] = []
         self._size = 0
         self._last_game: str | None = None
 
-    def add(self, receipt: Mapping) -> None:
-        """Append the next leaf; ValueError unless its game id follows the previous one."""
+    def add(self, receipt: Mapping, stored: str) -> None:
+        """Append the next leaf: a receipt and the text it is stored as; ValueError unless its
+        game id follows the previous one."""
         game_id = receipt["game"]
         if self._last_game is not None and game_id <= self._last_game:
             raise ValueError(f"receipt of game {game_id} out of leaf order "
                              f"(after {self._last_game})")
+        if not self._chunk:
+            self._firsts.append(game_id)
         self._last_game = game_id
-        self._chunk.append(receipt)
+        self._chunk.append(stored)
+        self._hashes.append(receipt_leaf_hash(receipt))
         self._size += 1
         if len(self._chunk) == CHUNK_LEAVES:
             self._flush()
@@ -84,9 +89,8 @@ class TreeBuilder:
     def _flush(self) -> None:
         """Store the chunk being filled and remember its root and first game."""
         self._store_chunk(len(self._roots), self._chunk)
-        self._roots.append(merkle.root([receipt_leaf_hash(r) for r in self._chunk]))
-        self._firsts.append(self._chunk[0]["game"])
-        self._chunk = []
+        self._roots.append(merkle.root(self._hashes))
+        self._chunk, self._hashes = [], []
 
 
 def inclusion_proof(index: TreeIndex, chunk: int, receipts: Sequence[Mapping],

@@ -44,10 +44,15 @@ class Pass:
 class RevealRunner:
     """Reveals the due dates of one app's services, under the shared lease."""
 
-    def __init__(self, services, lease_seconds: float = LEASE_SECONDS):
-        """Bind to the app's services (ledger, store, clock)."""
+    def __init__(self, services, lease_seconds: float = LEASE_SECONDS,
+                 poll_seconds: float = POLL_SECONDS,
+                 first_backoff_seconds: float = FIRST_BACKOFF_SECONDS):
+        """Bind to the app's services (ledger, store, clock), with the lease's length, the
+        thread's pause between passes and its first wait after a failure."""
         self.services = services
         self.lease_seconds = lease_seconds
+        self.poll_seconds = poll_seconds
+        self.first_backoff_seconds = first_backoff_seconds
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -131,22 +136,25 @@ class RevealRunner:
         if self._thread is not None:
             self._thread.join()
 
+    def backoff(self, failures: int) -> float:
+        """The wait after ``failures`` failed passes in a row: doubling, up to five minutes."""
+        return min(self.first_backoff_seconds * 2 ** (failures - 1), MAX_BACKOFF_SECONDS)
+
     def _loop(self) -> None:
-        """A pass every second while nothing fails; after a failure, wait twice as long as
-        after the previous one (up to five minutes)."""
-        backoff = FIRST_BACKOFF_SECONDS
-        wait = POLL_SECONDS
+        """A pass every ``poll_seconds`` while nothing fails, backing off after failures."""
+        failures = 0
+        wait = self.poll_seconds
         while not self._stop.wait(wait):
             try:
                 self.run_once()
             except Exception as error:  # logged and recorded by run_once; keep the thread
-                wait = backoff
-                backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
-                log.warning("next reveal attempt in %.0f s", wait,
+                failures += 1
+                wait = self.backoff(failures)
+                log.warning("next reveal attempt in %.1f s", wait,
                             extra={"event": "reveal-retry", "retry_in": wait,
                                    "error": type(error).__name__})
                 continue
-            wait, backoff = POLL_SECONDS, FIRST_BACKOFF_SECONDS
+            failures, wait = 0, self.poll_seconds
 
 
 def start_in(app) -> RevealRunner | None:

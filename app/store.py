@@ -33,7 +33,6 @@ LEDGER_ENTRIES = "{ledger}:entries"
 LEDGER_INDEX = "{ledger}:index"
 REVEAL_LEASE = "{ledger}:reveal-lease"
 REVEAL_FAILURE = "{ledger}:reveal-failure"
-SEALED = "sealed"
 
 _LOAD_GAME = """
 local meta = redis.call('HGETALL', KEYS[1])
@@ -240,8 +239,8 @@ class Store:
         """Create the game unless it exists (then set its name if given); index it under its date.
 
         Returns (created, record). One round trip: the index script and the game's script are
-        pipelined. Raises GameSealed, leaving the game sealed, when the date's reveal has
-        begun and the game is not in its index (a process whose clock lags behind the reveal).
+        pipelined. Raises GameSealed when the date's reveal has begun and the game is not in
+        its index (a process whose clock lags behind the reveal), the game just made undone.
         """
         pipe = self.client.pipeline(transaction=False)
         _queue_script(pipe, self._index_game, [day_games_key(date, ruleset),
@@ -250,7 +249,8 @@ class Store:
                       [ruleset, date, player, name or "", created_at])
         indexed, (created, meta, transcript) = pipe.execute()
         if not indexed:
-            self.client.hset(game_key(game_id), SEALED, "1")
+            if created:
+                self.client.delete(game_key(game_id), transcript_key(game_id))
             raise GameSealed(game_id)
         return bool(created), _record(game_id, meta, transcript)
 
@@ -334,12 +334,15 @@ class Store:
         """Close ``date``'s game index before its reveal reads it: no game is added after."""
         self.client.set(day_sealed_key(date), "1")
 
-    def sealed_receipt_pages(self, date: str, ruleset: str) -> Iterator[list[tuple[str, dict]]]:
-        """The finished games of (date, ruleset) as pages of (game id, receipt) in id order.
+    def sealed_receipt_pages(self, date: str,
+                             ruleset: str) -> Iterator[list[tuple[str, dict, str]]]:
+        """The finished games of (date, ruleset) as pages of (game id, receipt, its stored
+        canonical JSON) in id order.
 
-        Every game is read by one script that also seals it when unfinished, so that no later
-        action (from a process whose clock lags) can finish it after the reveal has read it.
-        Call ``seal_day`` first. Raises CorruptRecord for a receipt that is not JSON.
+        A game without a receipt is read again by a script that seals it if it still has
+        none, so that no later action (from a process whose clock lags) can finish it after
+        the reveal has read it; a finished game cannot change. Call ``seal_day`` first.
+        Raises CorruptRecord for a receipt that is not a JSON object.
         """
         self.sync_day_order(date, ruleset)
         after = "-"
@@ -349,9 +352,16 @@ class Store:
                 return
             pipe = self.client.pipeline(transaction=False)
             for game_id in ids:
-                _queue_script(pipe, self._seal_and_read_receipt, [game_key(game_id)], [])
-            yield [(game_id, _receipt(game_id, text))
-                   for game_id, text in zip(ids, pipe.execute(), strict=True) if text]
+                pipe.hget(game_key(game_id), "receipt")
+            texts = dict(zip(ids, pipe.execute(), strict=True))
+            unfinished = [game_id for game_id, text in texts.items() if text is None]
+            if unfinished:
+                pipe = self.client.pipeline(transaction=False)
+                for game_id in unfinished:
+                    _queue_script(pipe, self._seal_and_read_receipt, [game_key(game_id)], [])
+                texts.update(zip(unfinished, pipe.execute(), strict=True))
+            yield [(game_id, _receipt(game_id, texts[game_id]), texts[game_id])
+                   for game_id in ids if texts[game_id]]
             after = "(" + ids[-1]
 
     # Leaderboards
@@ -397,10 +407,10 @@ class Store:
     # Receipt trees
 
     def store_leaf_chunk(self, date: str, ruleset: str, chunk: int,
-                         receipts: Sequence[Mapping]) -> None:
-        """Keep one chunk of a revealed day's receipts in leaf order (a racing copy is equal)."""
-        text = "[" + ",".join(_encode(receipt) for receipt in receipts) + "]"
-        self.client.set(leaf_chunk_key(date, ruleset, chunk), text)
+                         receipts: Sequence[str]) -> None:
+        """Keep one chunk of a revealed day's receipts (their stored canonical JSON) in leaf
+        order, as one JSON array (a racing copy is equal)."""
+        self.client.set(leaf_chunk_key(date, ruleset, chunk), "[" + ",".join(receipts) + "]")
 
     def leaf_chunk(self, date: str, ruleset: str, chunk: int) -> list[dict]:
         """One chunk of a revealed day's receipts in leaf order (empty if absent)."""
