@@ -185,10 +185,20 @@ class LedgerService:
         order — sealing the unfinished ones, stores the receipts in chunks, and ranks every
         finished game (repairing a leaderboard entry lost to a crash between an action and its
         ranking). Memory holds one page and one chunk; the date's index must be sealed first.
+        Each stored chunk records how far the tree got, so that a reveal cut short (its worker
+        recycled, say) resumes after its last full chunk instead of starting over.
         """
-        builder = TreeBuilder(
-            lambda chunk, receipts: self.store.store_leaf_chunk(date, ruleset, chunk, receipts))
-        for page in self.store.sealed_receipt_pages(date, ruleset):
+        progress = self.store.tree_progress(date, ruleset)
+        done = TreeIndex.from_json(progress) if progress else None
+        after = progress["after"] if progress else None
+
+        def store_chunk(chunk: int, receipts: list[str], so_far: TreeIndex) -> None:
+            """Keep the chunk and the tree so far, up to the chunk's last game."""
+            self.store.store_leaf_chunk(date, ruleset, chunk, receipts,
+                                        {**so_far.to_json(), "after": builder.last_game})
+
+        builder = TreeBuilder(store_chunk, done, after)
+        for page in self.store.sealed_receipt_pages(date, ruleset, after):
             for game_id, receipt, stored in page:
                 if receipt.get("game") != game_id:
                     raise ValueError(f"the receipt stored with game {game_id} is for game "

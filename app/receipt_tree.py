@@ -52,17 +52,25 @@ class TreeIndex:
 
 
 class TreeBuilder:
-    """Takes a day's receipts in leaf order and hands each chunk to ``store_chunk`` when full."""
+    """Takes a day's receipts in leaf order and hands each chunk to ``store_chunk`` when full,
+    with the tree so far (from which a builder can resume after the chunk's last game)."""
 
-    def __init__(self, store_chunk: Callable[[int, list[str]], None]):
-        """Start an empty tree; ``store_chunk(number, stored receipts)`` keeps one chunk."""
+    def __init__(self, store_chunk: Callable[[int, list[str], TreeIndex], None],
+                 done: TreeIndex | None = None, last_game: str | None = None):
+        """Start a tree, empty or holding the full chunks ``done`` up to ``last_game``;
+        ``store_chunk(number, stored receipts, tree so far)`` keeps one chunk."""
         self._store_chunk = store_chunk
         self._chunk: list[str] = []
         self._hashes: list[bytes] = []
-        self._roots: list[bytes] = []
-        self._firsts: list[str] = []
-        self._size = 0
-        self._last_game: str | None = None
+        self._roots: list[bytes] = list(done.chunk_roots) if done else []
+        self._firsts: list[str] = list(done.first_games) if done else []
+        self._size = done.size if done else 0
+        self._last_game = last_game
+
+    @property
+    def last_game(self) -> str | None:
+        """The game id of the last leaf added."""
+        return self._last_game
 
     def add(self, receipt: Mapping, stored: str) -> None:
         """Append the next leaf: a receipt and the text it is stored as; ValueError unless its
@@ -84,12 +92,16 @@ class TreeBuilder:
         """Store the last, short chunk and return the tree's index."""
         if self._chunk:
             self._flush()
+        return self._index()
+
+    def _index(self) -> TreeIndex:
+        """The tree of the chunks flushed so far."""
         return TreeIndex(self._size, tuple(self._roots), tuple(self._firsts))
 
     def _flush(self) -> None:
         """Store the chunk being filled and remember its root and first game."""
-        self._store_chunk(len(self._roots), self._chunk)
         self._roots.append(merkle.root(self._hashes))
+        self._store_chunk(len(self._roots) - 1, self._chunk, self._index())
         self._chunk, self._hashes = [], []
 
 

@@ -174,6 +174,12 @@ def tree_key(date: str, ruleset: str) -> str:
     return f"{{d:{date}}}:tree:{ruleset}"
 
 
+def tree_progress_key(date: str, ruleset: str) -> str:
+    """How far the reveal got with (date, ruleset)'s tree: its full chunks so far and the last
+    game in them (while a reveal works, or after one was cut short)."""
+    return f"{{d:{date}}}:tree-progress:{ruleset}"
+
+
 def day_sealed_key(date: str) -> str:
     """Set when the reveal of ``date`` starts: from then on no game of the date is indexed."""
     return f"{{d:{date}}}:sealed"
@@ -334,10 +340,10 @@ class Store:
         """Close ``date``'s game index before its reveal reads it: no game is added after."""
         self.client.set(day_sealed_key(date), "1")
 
-    def sealed_receipt_pages(self, date: str,
-                             ruleset: str) -> Iterator[list[tuple[str, dict, str]]]:
-        """The finished games of (date, ruleset) as pages of (game id, receipt, its stored
-        canonical JSON) in id order.
+    def sealed_receipt_pages(self, date: str, ruleset: str,
+                             after: str | None = None) -> Iterator[list[tuple[str, dict, str]]]:
+        """The finished games of (date, ruleset) after game ``after`` as pages of (game id,
+        receipt, its stored canonical JSON) in id order.
 
         A game without a receipt is read again by a script that seals it if it still has
         none, so that no later action (from a process whose clock lags) can finish it after
@@ -345,9 +351,9 @@ class Store:
         Raises CorruptRecord for a receipt that is not a JSON object.
         """
         self.sync_day_order(date, ruleset)
-        after = "-"
+        start = "-" if after is None else "(" + after
         while True:
-            ids = self.client.zrangebylex(day_order_key(date, ruleset), after, "+", 0, READ_BATCH)
+            ids = self.client.zrangebylex(day_order_key(date, ruleset), start, "+", 0, READ_BATCH)
             if not ids:
                 return
             pipe = self.client.pipeline(transaction=False)
@@ -362,7 +368,7 @@ class Store:
                 texts.update(zip(unfinished, pipe.execute(), strict=True))
             yield [(game_id, _receipt(game_id, texts[game_id]), texts[game_id])
                    for game_id in ids if texts[game_id]]
-            after = "(" + ids[-1]
+            start = "(" + ids[-1]
 
     # Leaderboards
 
@@ -406,11 +412,19 @@ class Store:
 
     # Receipt trees
 
-    def store_leaf_chunk(self, date: str, ruleset: str, chunk: int,
-                         receipts: Sequence[str]) -> None:
-        """Keep one chunk of a revealed day's receipts (their stored canonical JSON) in leaf
-        order, as one JSON array (a racing copy is equal)."""
-        self.client.set(leaf_chunk_key(date, ruleset, chunk), "[" + ",".join(receipts) + "]")
+    def store_leaf_chunk(self, date: str, ruleset: str, chunk: int, receipts: Sequence[str],
+                         progress: Mapping) -> None:
+        """Keep one chunk of a day's receipts (their stored canonical JSON) in leaf order, as
+        one JSON array, then ``progress``: the tree so far (a racing copy is equal)."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(leaf_chunk_key(date, ruleset, chunk), "[" + ",".join(receipts) + "]")
+        pipe.set(tree_progress_key(date, ruleset), _encode(progress))
+        pipe.execute()
+
+    def tree_progress(self, date: str, ruleset: str) -> dict | None:
+        """How far a cut-short reveal got with (date, ruleset)'s tree, or None."""
+        text = self.client.get(tree_progress_key(date, ruleset))
+        return None if text is None else json.loads(text)
 
     def leaf_chunk(self, date: str, ruleset: str, chunk: int) -> list[dict]:
         """One chunk of a revealed day's receipts in leaf order (empty if absent)."""
@@ -419,7 +433,10 @@ class Store:
 
     def store_tree(self, date: str, ruleset: str, index: Mapping) -> None:
         """Keep the index of a revealed day's receipt tree, once all its chunks are stored."""
-        self.client.set(tree_key(date, ruleset), _encode(index))
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(tree_key(date, ruleset), _encode(index))
+        pipe.delete(tree_progress_key(date, ruleset))
+        pipe.execute()
 
     def tree(self, date: str, ruleset: str) -> dict | None:
         """The stored index of (date, ruleset)'s receipt tree, or None."""

@@ -6,9 +6,14 @@ the reveal and every read go through the service's own code. The Lua script that
 day's receipts with one ``unpack`` failed above about 8,000 games.
 """
 
+import json
+
+import pytest
 from playkit import PLAY_DATE, call
 
+from app.ledger_service import RevealFailed
 from app.services import EXTENSION
+from app.store import game_key, tree_progress_key
 from bench.stored_day import store_day
 from fairness import merkle
 from fairness.ledger import receipt_leaf_hash
@@ -69,3 +74,29 @@ def test_a_twenty_thousand_game_sheet_is_revealed_and_served(app, client, clock,
     status, board = call(client, "GET", f"/leaderboard/{PLAY_DATE}/{RULESET}")
     assert status == 200 and board["players"] == FINISHED
     assert board["top"][0]["total"] == max(receipt["total"] for receipt in receipts)
+
+
+def test_a_reveal_cut_short_resumes_after_its_last_full_chunk(app, client, clock, reveal,
+                                                              redis_client):
+    """A reveal that fails on the 2,501st leaf (a damaged receipt) has stored two full
+    chunks and how far it got; once repaired, the next pass goes on from there and publishes
+    the reference root."""
+    games = store_day(app.extensions[EXTENSION], PLAY_DATE, RULESET, 3000, 10)
+    receipts = sorted((game.receipt for game in games if game.receipt),
+                      key=lambda receipt: receipt["game"])
+    damaged = game_key(receipts[2500]["game"])
+    stored = redis_client.hget(damaged, "receipt")
+    redis_client.hset(damaged, "receipt", "{" + stored)
+    clock.set(REVEAL_AT)
+    with pytest.raises(RevealFailed):
+        reveal()
+    progress = json.loads(redis_client.get(tree_progress_key(PLAY_DATE, RULESET)))
+    assert progress["size"] == 2048 and progress["after"] == receipts[2047]["game"]
+
+    redis_client.hset(damaged, "receipt", stored)
+    assert reveal() == [PLAY_DATE]
+    entry = call(client, "GET", f"/ledger/{PLAY_DATE}")[1]["entry"]
+    assert entry["games"][RULESET] == 3000
+    assert entry["roots"][RULESET] == merkle.root(
+        [receipt_leaf_hash(receipt) for receipt in receipts]).hex()
+    assert redis_client.exists(tree_progress_key(PLAY_DATE, RULESET)) == 0
