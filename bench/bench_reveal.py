@@ -6,12 +6,14 @@
 For each size it starts a fresh embedded redis-server (the service's own command line: unix
 socket, ``appendonly yes``, ``appendfsync always``), makes a data directory whose epoch starts
 on the play date, and writes that many finished games of one sheet, plus 5 % abandoned ones,
-straight into Redis in the store's format (bench/stored_day.py). Then it runs the real
+straight into Redis in the store's format (bench/stored_day.py; with ``appendfsync no`` while
+writing, to spare the disk, and ``always`` again before the reveal). Then it runs the real
 ``yacht-daily reveal`` command in a child process with the clock past the reveal time, and
-reports its wall time and peak resident memory (``ru_maxrss`` of the child), the Redis
-memory before and after (``used_memory``) and the redis-server's peak resident memory
-(``VmHWM``). Last, through the app (Flask test client, same process as the writer): one day
-page of 1,000 games, one inclusion proof and one ``POST /verify``, each timed once.
+reports its wall time and peak resident memory (the child's own ``VmHWM`` as it exits: a
+forked child's ``ru_maxrss`` would count the parent's memory at the fork), the Redis memory
+before and after (``used_memory``) and the redis-server's peak resident memory (``VmHWM``).
+Last, through the app (Flask test client, same process as the writer): one day page of 1,000
+games, one inclusion proof and one ``POST /verify``, each timed once.
 
 The reveal's time should grow linearly with the games and its memory stay flat; wall times
 move with the machine's load, so compare the rows of one run.
@@ -43,6 +45,22 @@ ABANDONED_SHARE = 0.05
 PAGE = 1000
 
 
+# The command, reporting its own peak RSS on exit (click ends it with sys.exit).
+REVEAL_COMMAND = """
+import atexit, sys
+from pathlib import Path
+from app.cli import main
+
+def report_peak():
+    hwm = next(line for line in Path("/proc/self/status").read_text().splitlines()
+               if line.startswith("VmHWM:"))
+    sys.stderr.write("peak " + hwm.split()[1] + "\\n")
+
+atexit.register(report_peak)
+main()
+"""
+
+
 def peak_rss_kib(pid: int) -> int:
     """A live process's peak resident memory (``VmHWM``), in KiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -52,20 +70,18 @@ def peak_rss_kib(pid: int) -> int:
 
 
 def run_reveal(data_dir: Path, redis_url: str, clock_file: Path) -> tuple[float, int, str]:
-    """Run ``yacht-daily reveal`` in a child; (wall seconds, its peak RSS in KiB, its output)."""
+    """Run ``yacht-daily reveal`` in a child; (wall seconds, its peak RSS in KiB, what it
+    printed)."""
     env = {**os.environ, "REDIS_URL": redis_url, "YACHT_DAILY_CLOCK_FILE": str(clock_file),
            "YACHT_DAILY_DATA_DIR": str(data_dir)}
     started = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-c", "from app.cli import main; main()",
-                              "reveal"], env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
-    output = child.stdout.read()
-    _, status, usage = os.wait4(child.pid, 0)
+    done = subprocess.run([sys.executable, "-c", REVEAL_COMMAND, "reveal"], env=env,
+                          capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - started
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise RuntimeError(f"yacht-daily reveal failed:\n{output}")
-    return elapsed, usage.ru_maxrss, output.strip().splitlines()[-1]
+    if done.returncode != 0:
+        raise RuntimeError(f"yacht-daily reveal failed:\n{done.stdout}{done.stderr}")
+    peak = int(done.stderr.strip().splitlines()[-1].split()[1])
+    return elapsed, peak, done.stdout.strip()
 
 
 def timed(call) -> tuple[float, object]:
@@ -89,10 +105,12 @@ def measure(finished: int) -> dict:
             app = create_app({"REDIS_URL": redis_server.url, "DATA_DIR": str(data_dir)})
             services = app.extensions[EXTENSION]
             services.prepare()
+            client = services.store.client
+            client.config_set("appendfsync", "no")
             write_started = time.perf_counter()
             games = store_day(services, PLAY_DATE, RULESET, finished, abandoned)
             write_seconds = time.perf_counter() - write_started
-            client = services.store.client
+            client.config_set("appendfsync", "always")
             redis_before = client.info("memory")["used_memory"]
             clock_file.write_text(AFTER_REVEAL)
             seconds, reveal_rss, said = run_reveal(data_dir, redis_server.url, clock_file)
