@@ -69,19 +69,23 @@ def peak_rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmHWM for process {pid}")
 
 
-def run_reveal(data_dir: Path, redis_url: str, clock_file: Path) -> tuple[float, int, str]:
-    """Run ``yacht-daily reveal`` in a child; (wall seconds, its peak RSS in KiB, what it
-    printed)."""
+def run_reveal(data_dir: Path, redis_url: str,
+               clock_file: Path) -> tuple[float, float, int, str]:
+    """Run ``yacht-daily reveal`` in a child; (wall seconds, its CPU seconds, its peak RSS in
+    KiB, what it printed)."""
     env = {**os.environ, "REDIS_URL": redis_url, "YACHT_DAILY_CLOCK_FILE": str(clock_file),
            "YACHT_DAILY_DATA_DIR": str(data_dir)}
     started = time.perf_counter()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([sys.executable, "-c", REVEAL_COMMAND, "reveal"], env=env,
                           capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
     if done.returncode != 0:
         raise RuntimeError(f"yacht-daily reveal failed:\n{done.stdout}{done.stderr}")
     peak = int(done.stderr.strip().splitlines()[-1].split()[1])
-    return elapsed, peak, done.stdout.strip()
+    return elapsed, cpu, peak, done.stdout.strip()
 
 
 def timed(call) -> tuple[float, object]:
@@ -113,7 +117,8 @@ def measure(finished: int) -> dict:
             client.config_set("appendfsync", "always")
             redis_before = client.info("memory")["used_memory"]
             clock_file.write_text(AFTER_REVEAL)
-            seconds, reveal_rss, said = run_reveal(data_dir, redis_server.url, clock_file)
+            seconds, cpu, reveal_rss, said = run_reveal(data_dir, redis_server.url,
+                                                        clock_file)
             redis_after = client.info("memory")["used_memory"]
             redis_peak = peak_rss_kib(client.info("server")["process_id"])
 
@@ -128,7 +133,7 @@ def measure(finished: int) -> dict:
             assert proof.status_code == 200
             assert verdict.status_code == 200 and verdict.get_json()["ok"] is True
             return {"games": finished, "abandoned": abandoned, "write_s": write_seconds,
-                    "reveal_s": seconds, "reveal_rss_mib": reveal_rss / 1024,
+                    "reveal_s": seconds, "reveal_cpu_s": cpu, "reveal_rss_mib": reveal_rss / 1024,
                     "redis_before_mib": redis_before / 2**20,
                     "redis_after_mib": redis_after / 2**20, "redis_peak_mib": redis_peak / 1024,
                     "page_ms": page_ms, "proof_ms": proof_ms, "verify_ms": verify_ms,
@@ -141,14 +146,15 @@ def main() -> None:
     parser.add_argument("--games", default="20000,100000",
                         help="comma-separated finished-game counts (default 20000,100000)")
     sizes = [int(size) for size in parser.parse_args().games.split(",")]
-    print("| finished games (+ 5 % abandoned) | reveal s | µs per game | reveal peak RSS MiB "
-          "| Redis MiB before → after | redis-server peak RSS MiB | page of 1,000 ms "
-          "| proof ms | verify ms |")
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("| finished games (+ 5 % abandoned) | reveal s | reveal CPU s | CPU µs per game "
+          "| reveal peak RSS MiB | Redis MiB before → after | redis-server peak RSS MiB "
+          "| page of 1,000 ms | proof ms | verify ms |")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for size in sizes:
         row = measure(size)
         print(f"| {row['games']:,} (+ {row['abandoned']:,}) | {row['reveal_s']:.1f} "
-              f"| {row['reveal_s'] / row['games'] * 1e6:.0f} | {row['reveal_rss_mib']:.0f} "
+              f"| {row['reveal_cpu_s']:.1f} | {row['reveal_cpu_s'] / row['games'] * 1e6:.0f} "
+              f"| {row['reveal_rss_mib']:.0f} "
               f"| {row['redis_before_mib']:.0f} → {row['redis_after_mib']:.0f} "
               f"| {row['redis_peak_mib']:.0f} | {row['page_ms']:.0f} | {row['proof_ms']:.1f} "
               f"| {row['verify_ms']:.1f} |", flush=True)
