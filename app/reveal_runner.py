@@ -66,7 +66,12 @@ class RevealRunner:
             return Pass()
         lease = self.services.store.client.lock(REVEAL_LEASE, timeout=self.lease_seconds,
                                                 blocking=False, thread_local=False)
-        if not lease.acquire():
+        try:
+            acquired = lease.acquire()
+        except (redis.RedisError, RedisClusterException) as error:
+            self._record_failure(error)
+            raise
+        if not acquired:
             return Pass(lease_held_elsewhere=True)
         try:
             with self._renewed(lease):
@@ -109,12 +114,17 @@ class RevealRunner:
             renewer.join()
 
     def _record_failure(self, error: Exception) -> None:
-        """Log the failure with its cause, count it, and tell every replica through Redis."""
+        """Log the failure with its cause, count it, and tell every replica through Redis.
+
+        Redis being away is logged without a traceback (its 503s say the same); anything
+        else with the whole chain of causes.
+        """
         date = error.date if isinstance(error, RevealFailed) else None
         cause = error.__cause__ if isinstance(error, RevealFailed) else error
         REVEAL_FAILURES.labels(type(cause).__name__).inc()
         text = f"{type(cause).__name__}: {cause}"[:ERROR_TEXT_LIMIT]
-        log.error("reveal failed: %s", error, exc_info=error,
+        storage = isinstance(cause, (redis.RedisError, RedisClusterException))
+        log.error("reveal failed: %s", error, exc_info=None if storage else error,
                   extra={"event": "reveal-failed", "date": date, "error": type(cause).__name__})
         try:
             self.services.store.record_reveal_failure(date, text,
