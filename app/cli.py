@@ -28,7 +28,6 @@ from .config import data_dir_from_env
 from .days import day_window, earliest_today
 from .embedded import EmbeddedRedis, RedisSupervisor
 from .ledger_service import RevealFailed
-from .reveal_runner import RevealRunner
 from .server import LOG_FORMATS, WORKER_CLASSES, GunicornServer, server_options
 from .services import services
 from .strategy_cli import strategy
@@ -201,6 +200,10 @@ def reveal(data_dir: Path | None) -> None:
     """Reveal every date that is due (for a cron job or a timer), under the same Redis lease
     as the web workers' reveal threads. Exits 1 when a reveal fails (logged and recorded for
     /readyz); the timer's next run tries again."""
+    # Imported here: it brings in prometheus_client, which `serve` must not import before
+    # gunicorn's master has chosen the workers' metrics directory (gunicorn_hooks).
+    from .reveal_runner import RevealRunner
+
     with _command_app(data_dir):
         try:
             done = RevealRunner(services()).run_once()
