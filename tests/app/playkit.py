@@ -60,4 +60,3 @@ def redis_snapshot(client) -> dict:
         "zset": lambda key: client.zrange(key, 0, -1, withscores=True),
     }
     return {key: readers[client.type(key)](key) for key in client.scan_iter(count=1000)}
-
