@@ -9,10 +9,10 @@ import re
 import time
 
 import pytest
-from conftest import PLAY_TIME, ManualClock
 from playkit import PLAY_DATE, call, play_to_end, redis_snapshot, start
 
 from app import create_app
+from app.clock import parse_timestamp
 from app.ledger_service import RevealFailed
 from app.reveal_runner import RevealRunner
 from app.services import EXTENSION
@@ -73,8 +73,9 @@ def test_dates_before_the_epoch_are_never_revealed(app, client, clock, reveal):
 def lagging_and_revealed(app, redis_url, data_dir):
     """Reveal PLAY_DATE from another process whose clock is right, while ``app``'s clock stays
     at noon of PLAY_DATE: a day behind."""
+    right_time = parse_timestamp(REVEAL_AT)
     revealer = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                           "CLOCK": ManualClock(REVEAL_AT)})
+                           "CLOCK": lambda: right_time})
     assert PLAY_DATE in runner_of(revealer).run_once().revealed
 
 
@@ -181,7 +182,7 @@ def test_a_live_server_keeps_serving_today_while_its_reveal_fails(make_live_serv
     """Under gunicorn, the workers' reveal threads fail again and again on a damaged receipt:
     /readyz stays 200 and says why, the log has the error as JSON, and a whole game of today
     is played meanwhile."""
-    server = make_live_server(now=PLAY_TIME)
+    server = make_live_server()  # at noon on PLAY_DATE
     player = server.client()
     final = play_to_end(player, start(player, "yacht", PLAY_DATE), random.Random(5))
     damaged = connect(f"unix://{server.data_dir / 'redis.sock'}")
