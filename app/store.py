@@ -226,7 +226,8 @@ class Board:
 
 
 class Store:
-    """The Redis operations of the service, each at most one round trip."""
+    """The Redis operations of the service, each at most one round trip but for the paged
+    reads and writes of a whole day (its index, its reveal), one round trip per page."""
 
     def __init__(self, client):
         """Bind to a redis-py client (plain or cluster) and register the scripts."""
