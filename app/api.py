@@ -10,8 +10,6 @@ import re
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from fairness import DAILY_RULESETS, audit
-from fairness.errors import LedgerError
-from fairness.ledger import inclusion_proof
 
 from . import history, players
 from .clock import format_timestamp
@@ -118,7 +116,7 @@ def visible_game(game_id: str) -> Played:
 
 @bp.before_request
 def settle_ledger() -> None:
-    """Publish the epoch entry and reveal whatever is due before answering."""
+    """Publish the epoch entry before answering (reveals run elsewhere: reveal_runner)."""
     services().prepare()
 
 
@@ -400,10 +398,7 @@ def _stored_proof(receipt: dict) -> dict | None:
         return None
     if not services().ledger.is_revealed(date):
         return None
-    try:
-        return inclusion_proof(services().store.leaves(date, ruleset), game_id)
-    except LedgerError:
-        return None
+    return services().ledger.leaf_proof(date, ruleset, game_id)
 
 
 @bp.get("/openapi.json")

@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 import redis
 from gunicorn.util import parse_address
+from redis.exceptions import RedisClusterException
 
 from fairness import ChainError
 from fairness.chain import MAX_EPOCH_DAYS
@@ -26,6 +27,7 @@ from .clock import system_now
 from .config import data_dir_from_env
 from .days import day_window, earliest_today
 from .embedded import EmbeddedRedis, RedisSupervisor
+from .ledger_service import RevealFailed
 from .server import LOG_FORMATS, WORKER_CLASSES, GunicornServer, server_options
 from .services import services
 from .strategy_cli import strategy
@@ -195,11 +197,22 @@ def _command_app(data_dir: Path | None):
 @main.command()
 @DATA_DIR_OPTION
 def reveal(data_dir: Path | None) -> None:
-    """Reveal every date that is due (for a cron job or a timer)."""
+    """Reveal every date that is due (for a cron job or a timer), under the same Redis lease
+    as the web workers' reveal threads. Exits 1 when a reveal fails (logged and recorded for
+    /readyz); the timer's next run tries again."""
+    # Imported here: it brings in prometheus_client, which `serve` must not import before
+    # gunicorn's master has chosen the workers' metrics directory (gunicorn_hooks).
+    from .reveal_runner import RevealRunner
+
     with _command_app(data_dir):
-        revealed = services().ledger.reveal_due()
-    if revealed:
-        click.echo("Revealed " + ", ".join(revealed))
+        try:
+            done = RevealRunner(services()).run_once()
+        except (RevealFailed, redis.RedisError, RedisClusterException) as error:
+            raise click.ClickException(str(error)) from None
+    if done.revealed:
+        click.echo("Revealed " + ", ".join(done.revealed))
+    elif done.lease_held_elsewhere:
+        click.echo("Another process holds the reveal lease and is revealing; nothing done.")
     else:
         click.echo("Nothing to reveal.")
 

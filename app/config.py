@@ -4,6 +4,8 @@
 ``YACHT_DAILY_DATA_DIR``: where the secrets (and the embedded Redis's files) live, ``./var``.
 ``YACHT_DAILY_REVEAL_GRACE``: seconds a day stays playable for games in progress after it has
 ended everywhere, 3600.
+``YACHT_DAILY_REVEAL_IN_WORKERS``: ``0`` leaves reveals to ``yacht-daily reveal`` alone (by
+default each web worker runs a reveal thread; one at a time reveals, under a Redis lease).
 ``YACHT_DAILY_PUBLIC_URL``: the site's address used in share links (else the request's host);
 an https one also marks the player cookie Secure (as does a request that came over https).
 ``YACHT_DAILY_PROXY_HOPS``: how many reverse proxies in front set X-Forwarded-For/-Proto, 0.
@@ -48,6 +50,7 @@ def settings_from_env() -> dict:
         "REDIS_URL": os.environ.get("REDIS_URL") or None,
         "DATA_DIR": str(data_dir_from_env()),
         "REVEAL_GRACE": int(os.environ.get("YACHT_DAILY_REVEAL_GRACE") or DEFAULT_REVEAL_GRACE),
+        "REVEAL_IN_WORKERS": os.environ.get("YACHT_DAILY_REVEAL_IN_WORKERS", "1") != "0",
         "PUBLIC_URL": os.environ.get("YACHT_DAILY_PUBLIC_URL") or None,
         "MAX_CONTENT_LENGTH": MAX_REQUEST_BYTES,
         "SESSION_COOKIE_NAME": "yd_player",

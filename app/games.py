@@ -31,7 +31,7 @@ from .days import DayWindow, day_window
 from .errors import ApiError
 from .keys import Secrets
 from .ledger_service import LedgerService
-from .store import GameMissing, GameRecord, Store
+from .store import GameMissing, GameRecord, GameSealed, Store
 
 CACHE_SIZE = 4096
 STREAM_CACHE_SIZE = 16
@@ -98,6 +98,12 @@ def game_not_found() -> ApiError:
     return ApiError(404, "game-not-found", "No game has this id.")
 
 
+def date_revealed(date: str) -> ApiError:
+    """The 409 for an action or a new game on a date whose reveal has read its games (seen by
+    the store, whatever this process's clock says)."""
+    return ApiError(409, "day-closed", f"The {date} challenge is revealed: no more actions.")
+
+
 class GameConflict(ApiError):
     """A 409 about a game's state: stale action number or a move the rules refuse now.
 
@@ -146,7 +152,8 @@ class GameService:
     def start(self, player: str, ruleset: str, date: str, name: str | None) -> tuple[bool, Played]:
         """Create the player's game on (date, ruleset), or resume it. Returns (created, game).
 
-        A new game needs the date to be today somewhere; an existing one resumes any time.
+        A new game needs the date to be today somewhere and its reveal not begun; an existing
+        one resumes any time.
         """
         if ruleset not in DAILY_RULESETS:
             raise UnknownRuleset(f"unknown sheet {ruleset!r} (daily sheets: "
@@ -183,7 +190,9 @@ class GameService:
 
         A repeat of an applied action returns the game as that action left it; any other
         number is a 409 ``stale-action`` carrying the current game. A game the store does not
-        hold (say Redis lost it) is a 404, with nothing written.
+        hold (say Redis lost it) is a 404, and a game its date's reveal has read a 409
+        ``day-closed`` even when this process's clock lags: the compare-and-set refuses it,
+        with nothing written.
         """
         played = self._cached(game_id)
         fresh = played is None
@@ -221,6 +230,8 @@ class GameService:
             except GameMissing:  # Redis lost it (e.g. a restart without persistence)
                 self._forget(game_id)
                 raise game_not_found() from None
+            except GameSealed:
+                raise date_revealed(played.record.date) from None
             if conflict is None:
                 record = replace(played.record, transcript=(*played.record.transcript, entry),
                                  receipt=receipt)
@@ -244,13 +255,17 @@ class GameService:
 
     def _create_or_load(self, game_id, ruleset, date, player, name) -> tuple[bool, GameRecord]:
         """Store the game if new (or its new name); returns (created, record). Until this process
-        knows its epoch's first game time is noted, the call also notes it (if none is)."""
+        knows its epoch's first game time is noted, the call also notes it (if none is). A 409
+        when the date's reveal has begun and the game is not in it."""
         epoch = self.secrets.for_date(date).epoch_number
         first_of_epoch = None if epoch in self._first_games_noted else epoch
-        created, record = self.store.create_or_load_game(
-            game_id, ruleset=ruleset, date=date, player=self.secrets.pseudonym(player),
-            name=name, created_at=format_timestamp(self.clock()), first_of_epoch=first_of_epoch,
-        )
+        try:
+            created, record = self.store.create_or_load_game(
+                game_id, ruleset=ruleset, date=date, player=self.secrets.pseudonym(player),
+                name=name, created_at=format_timestamp(self.clock()), first_of_epoch=first_of_epoch,
+            )
+        except GameSealed:
+            raise date_revealed(date) from None
         self._first_games_noted.add(epoch)
         return created, record
 

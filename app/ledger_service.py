@@ -1,9 +1,13 @@
 """The signed, hash-linked ledger: the epoch entry before any roll, one reveal entry per date
-once due (exactly once, whoever races for it), receipts for finished games, inclusion proofs."""
+once due (exactly once, whoever races for it), receipts for finished games, inclusion proofs.
+
+Revealing is the job of ``reveal_runner`` (a background thread under a Redis lease, or the
+``reveal`` command), never of a request: requests only read whether a date is revealed.
+"""
 
 import datetime as dt
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from fairness import DAILY_RULESETS, Game
 from fairness import ledger as formats
@@ -11,6 +15,7 @@ from fairness import ledger as formats
 from .clock import format_timestamp
 from .days import latest_due_date
 from .keys import EpochKeys, Secrets
+from .receipt_tree import TreeBuilder, TreeIndex, inclusion_proof
 from .store import GameRecord, Store
 
 MAX_APPEND_ATTEMPTS = 5
@@ -18,6 +23,15 @@ MAX_APPEND_ATTEMPTS = 5
 
 class LedgerMismatch(RuntimeError):
     """Raised when the stored ledger was made with another epoch secret or signing key."""
+
+
+class RevealFailed(RuntimeError):
+    """The reveal of ``date`` failed; the cause is chained."""
+
+    def __init__(self, date: str, cause: BaseException):
+        """Name the date and the cause."""
+        super().__init__(f"the reveal of {date} failed: {type(cause).__name__}: {cause}")
+        self.date = date
 
 
 class LedgerService:
@@ -85,26 +99,43 @@ class LedgerService:
         """Reveal every date whose reveal time has passed and that is not revealed yet.
 
         Cheap when nothing is due: the latest checked date is remembered per process.
-        Returns the dates this call revealed.
+        Returns the dates this call revealed; raises RevealFailed for the first date that
+        could not be revealed (the dates after it wait: the ledger is in date order).
         """
-        due = min(latest_due_date(self.clock(), self.grace_seconds),
-                  dt.date.fromisoformat(self.secrets.epoch.end))
-        if self._checked_due is not None and due <= self._checked_due:
+        due = self._due()
+        if not self.has_due():
             return []
         with self._lock:
             # Once a day per process: an epoch published from another machine shows up here.
             self.ensure_epoch(recheck=True)
             revealed = []
             for date in self._unrevealed_until(due):
-                if self._reveal(date):
-                    revealed.append(date)
+                try:
+                    if self._reveal(date):
+                        revealed.append(date)
+                except Exception as error:
+                    raise RevealFailed(date, error) from error
             self._checked_due = due
             return revealed
 
+    def has_due(self) -> bool:
+        """False when this process knows every due date is revealed (no Redis read)."""
+        return self._checked_due is None or self._due() > self._checked_due
+
+    def _due(self) -> dt.date:
+        """The latest date due for its reveal on this process's clock, within the epochs."""
+        return min(latest_due_date(self.clock(), self.grace_seconds),
+                   dt.date.fromisoformat(self.secrets.epoch.end))
+
     def is_revealed(self, date: str) -> bool:
-        """True when ``date``'s reveal is in the ledger (as of this process's last check)."""
-        self.reveal_due()
-        return self._last_revealed is not None and date <= self._last_revealed
+        """True when ``date`` (``YYYY-MM-DD``) is revealed in the ledger: no read once this
+        process has seen it revealed, else one (dates before the first epoch never are)."""
+        if date < self.secrets.first_date:
+            return False
+        known = self._last_revealed
+        if known is None or date > known:
+            known = self._last_revealed = self.store.last_revealed()
+        return known is not None and date <= known
 
     def _unrevealed_until(self, due: dt.date):
         """The dates from the day after the last revealed one through ``due``, in order."""
@@ -119,7 +150,11 @@ class LedgerService:
 
     def _reveal(self, date: str) -> bool:
         """Publish ``date``'s reveal entry unless another process did; True if this one did."""
-        trees = {ruleset: self._receipt_tree(date, ruleset) for ruleset in DAILY_RULESETS}
+        if self.store.reveal_seq(date) is not None:
+            self._last_revealed = date
+            return False
+        self.store.seal_day(date)
+        trees = {ruleset: self.build_tree(date, ruleset) for ruleset in DAILY_RULESETS}
         for _ in range(MAX_APPEND_ATTEMPTS):
             if self.store.reveal_seq(date) is not None:
                 self._last_revealed = date
@@ -133,8 +168,8 @@ class LedgerService:
                 date=date,
                 day=keys.epoch.day_index(date),
                 seed=keys.seed(date),
-                games={ruleset: len(tree) for ruleset, tree in trees.items()},
-                roots={ruleset: formats.day_root(tree) for ruleset, tree in trees.items()},
+                games={ruleset: tree.size for ruleset, tree in trees.items()},
+                roots={ruleset: tree.root() for ruleset, tree in trees.items()},
                 revealed_at=format_timestamp(self.clock()),
             ))
             if self.store.append_ledger(len(entries), entry, date):
@@ -142,17 +177,37 @@ class LedgerService:
                 return True
         raise RuntimeError(f"could not append the reveal of {date} to the ledger")
 
-    def _receipt_tree(self, date: str, ruleset: str) -> list[Mapping]:
-        """The finished games' receipts of (date, ruleset) in leaf order, stored for proofs.
+    def build_tree(self, date: str, ruleset: str) -> TreeIndex:
+        """The receipt tree of (date, ruleset), stored for proofs: the one path from the
+        games to their Merkle tree.
 
-        Read from the games themselves (the source of truth), which also repairs a leaderboard
-        entry lost to a crash between an action and its ranking.
+        Reads the games themselves (the source of truth) page by page in id order — the leaf
+        order — sealing the unfinished ones, stores the receipts in chunks, and ranks every
+        finished game (repairing a leaderboard entry lost to a crash between an action and its
+        ranking). Memory holds one page and one chunk; the date's index must be sealed first.
+        Each stored chunk records how far the tree got, so that a reveal cut short (its worker
+        recycled, say) resumes after its last full chunk instead of starting over.
         """
-        records = self.store.load_games(self.store.day_game_ids(date, ruleset))
-        finished = [record for record in records if record.receipt is not None]
-        tree = formats.day_tree([record.receipt for record in finished])
-        self.store.rank_finished(date, ruleset, {r.id: r.receipt["total"] for r in finished})
-        self.store.store_leaves(date, ruleset, tree)
+        progress = self.store.tree_progress(date, ruleset)
+        done = TreeIndex.from_json(progress) if progress else None
+        after = progress["after"] if progress else None
+
+        def store_chunk(chunk: int, receipts: list[str], so_far: TreeIndex) -> None:
+            """Keep the chunk and the tree so far, up to the chunk's last game."""
+            self.store.store_leaf_chunk(date, ruleset, chunk, receipts,
+                                        {**so_far.to_json(), "after": builder.last_game})
+
+        builder = TreeBuilder(store_chunk, done, after)
+        for page in self.store.sealed_receipt_pages(date, ruleset, after):
+            for game_id, receipt, stored in page:
+                if receipt.get("game") != game_id:
+                    raise ValueError(f"the receipt stored with game {game_id} is for game "
+                                     f"{receipt.get('game')!r}")
+                builder.add(receipt, stored)
+            self.store.rank_finished(date, ruleset, {game_id: receipt["total"]
+                                                     for game_id, receipt, _ in page})
+        tree = builder.finish()
+        self.store.store_tree(date, ruleset, tree.to_json())
         return tree
 
     # Reading
@@ -182,16 +237,32 @@ class LedgerService:
 
     def proof(self, record: GameRecord) -> dict | None:
         """The receipt of a finished game with its inclusion proof in its revealed date's root,
-        or None when the date is not revealed or the game has no receipt."""
+        or None when the date is not revealed or its tree has no receipt of the game."""
         entry = self.reveal_entry(record.date)
         if entry is None or record.receipt is None:
             return None
-        leaves = self.store.leaves(record.date, record.ruleset)
+        found = self.leaf_proof(record.date, record.ruleset, record.id)
+        if found is None:
+            return None
         return {
             "date": record.date,
             "ruleset": record.ruleset,
             "receipt": record.receipt,
-            "proof": formats.inclusion_proof(leaves, record.id),
+            "proof": found,
             "root": entry["roots"][record.ruleset],
             "entry": entry["seq"],
         }
+
+    def leaf_proof(self, date: str, ruleset: str, game_id: str) -> dict | None:
+        """The inclusion proof of ``game_id``'s receipt in revealed (date, ruleset)'s tree, or
+        None when the tree has no such leaf. Reads the tree's index and one chunk."""
+        stored = self.store.tree(date, ruleset)
+        if stored is None:  # revealed before receipts were stored in chunks: store them now
+            self.store.seal_day(date)
+            tree = self.build_tree(date, ruleset)
+        else:
+            tree = TreeIndex.from_json(stored)
+        chunk = tree.chunk_of(game_id)
+        if chunk is None:
+            return None
+        return inclusion_proof(tree, chunk, self.store.leaf_chunk(date, ruleset, chunk), game_id)

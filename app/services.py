@@ -31,14 +31,14 @@ class Services:
         return self.games.clock()
 
     def prepare(self) -> None:
-        """Take on an epoch added to the data directory (``new-epoch``) and publish its entry,
-        then reveal every date now due (cheap when nothing changed and none is)."""
+        """Take on an epoch added to the data directory (``new-epoch``) and publish the epoch
+        entries the ledger lacks (cheap when nothing changed). Never reveals: that is
+        ``reveal_runner``'s job, so that no request waits for a reveal."""
         seen = keys.epochs_signature(self.data_dir)
         if seen != self.epochs_seen:
             self.secrets.adopt(keys.load(self.data_dir))
             self.epochs_seen = seen
-            self.ledger.ensure_epoch()
-        self.ledger.reveal_due()
+        self.ledger.ensure_epoch()
 
 
 def redis_url(config) -> str:

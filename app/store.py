@@ -2,8 +2,10 @@
 
 Every key carries a hash tag and no command or script spans two tags, so the same code runs on
 Redis Cluster: ``{g:<id>}`` (a game's record and transcript), ``{d:<date>}`` (a date's game
-index, leaderboards and, once revealed, receipt trees), ``{ledger}`` (the ledger and each epoch's
-first game time), ``{p:<pseudonym>}`` (a player's history) and ``{x:<code>}`` (a transfer code).
+index, leaderboards and, once revealed, receipt trees in chunks), ``{ledger}`` (the
+ledger, each epoch's first game time, the reveal lease and the last reveal failure),
+``{p:<pseudonym>}`` (a player's history) and ``{x:<code>}`` (a transfer code). No reply or
+argument list grows with a day's games: days are read in pages and written in chunks.
 A game's version is the length of its transcript; every action is one compare-and-set script
 on it. Values are canonical JSON.
 """
@@ -11,7 +13,7 @@ on it. Values are canonical JSON.
 import datetime as dt
 import json
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import redis
@@ -27,16 +29,27 @@ CLUSTER_SCHEME = "redis+cluster://"
 SOCKET_TIMEOUT = 10.0
 RETRIES = 2  # then a request answers 503 quickly rather than hang while Redis is away
 READ_BATCH = 500
+INDEX_BATCH = 1000
 
 LEDGER_ENTRIES = "{ledger}:entries"
 LEDGER_INDEX = "{ledger}:index"
 DAILY_KIND = "daily"
 HISTORY_LIMIT = 1000  # games kept per player, the oldest dates dropped first
+REVEAL_LEASE = "{ledger}:reveal-lease"
+REVEAL_FAILURE = "{ledger}:reveal-failure"
 
 _LOAD_GAME = """
 local meta = redis.call('HGETALL', KEYS[1])
 if #meta == 0 then return false end
 return {meta, redis.call('LRANGE', KEYS[2], 0, -1)}
+"""
+
+_INDEX_GAME = """
+if redis.call('EXISTS', KEYS[2]) == 1 and redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 then
+  return 0
+end
+redis.call('SADD', KEYS[1], ARGV[1])
+return 1
 """
 
 _CREATE_GAME = """
@@ -53,6 +66,7 @@ return {created, redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0
 
 _APPEND_ACTION = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('HEXISTS', KEYS[1], 'sealed') == 1 then return 0 end
 if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[1]) then
   return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
 end
@@ -71,22 +85,6 @@ end
 return 1
 """
 
-_DAY_PAGE = """
-if redis.call('SCARD', KEYS[1]) ~= redis.call('ZCARD', KEYS[2]) then
-  local ids = redis.call('SMEMBERS', KEYS[1])
-  for first = 1, #ids, 1000 do
-    local members = {}
-    for i = first, math.min(first + 999, #ids) do
-      members[#members + 1] = 0
-      members[#members + 1] = ids[i]
-    end
-    redis.call('ZADD', KEYS[2], unpack(members))
-  end
-end
-return {redis.call('ZCARD', KEYS[2]),
-        redis.call('ZRANGEBYLEX', KEYS[2], ARGV[1], '+', 'LIMIT', 0, tonumber(ARGV[2]))}
-"""
-
 _RECORD_HISTORY = """
 if ARGV[4] == 'start' then
   if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[3]) == 0 then return 0 end
@@ -103,10 +101,11 @@ end
 return 1
 """
 
-_STORE_LEAVES = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('RPUSH', KEYS[1], unpack(ARGV))
-return 1
+_SEAL_AND_READ_RECEIPT = """
+local receipt = redis.call('HGET', KEYS[1], 'receipt')
+if receipt then return receipt end
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'sealed', '1') end
+return false
 """
 
 
@@ -183,9 +182,35 @@ def board_key(date: str, ruleset: str) -> str:
     return f"{{d:{date}}}:board:{ruleset}"
 
 
-def leaves_key(date: str, ruleset: str) -> str:
-    """The signed receipts of (date, ruleset) in Merkle leaf order, written at the reveal."""
-    return f"{{d:{date}}}:leaves:{ruleset}"
+def leaf_chunk_key(date: str, ruleset: str, chunk: int) -> str:
+    """Chunk ``chunk`` of (date, ruleset)'s signed receipts in Merkle leaf order (a JSON array),
+    written at the reveal."""
+    return f"{{d:{date}}}:leaves:{ruleset}:{chunk}"
+
+
+def tree_key(date: str, ruleset: str) -> str:
+    """The index of (date, ruleset)'s receipt tree (size, chunk roots, first game of each
+    chunk), written at the reveal after every chunk."""
+    return f"{{d:{date}}}:tree:{ruleset}"
+
+
+def tree_progress_key(date: str, ruleset: str) -> str:
+    """How far the reveal got with (date, ruleset)'s tree: its full chunks so far and the last
+    game in them (while a reveal works, or after one was cut short)."""
+    return f"{{d:{date}}}:tree-progress:{ruleset}"
+
+
+def day_sealed_key(date: str) -> str:
+    """Set when the reveal of ``date`` starts: from then on no game of the date is indexed."""
+    return f"{{d:{date}}}:sealed"
+
+
+class GameSealed(RuntimeError):
+    """The game's date is being or has been revealed: it takes no action and no new game."""
+
+
+class CorruptRecord(ValueError):
+    """A stored value the service wrote cannot be read back (a damaged or foreign write)."""
 
 
 def history_key(pseudonym: str) -> str:
@@ -243,7 +268,8 @@ class Board:
 
 
 class Store:
-    """The Redis operations of the service, each at most one round trip."""
+    """The Redis operations of the service, each at most one round trip but for the paged
+    reads and writes of a whole day (its index, its reveal), one round trip per page."""
 
     def __init__(self, client):
         """Bind to a redis-py client (plain or cluster) and register the scripts."""
@@ -252,8 +278,8 @@ class Store:
         self._create_game = client.register_script(_CREATE_GAME)
         self._append_action = client.register_script(_APPEND_ACTION)
         self._append_ledger = client.register_script(_APPEND_LEDGER)
-        self._store_leaves = client.register_script(_STORE_LEAVES)
-        self._day_page = client.register_script(_DAY_PAGE)
+        self._index_game = client.register_script(_INDEX_GAME)
+        self._seal_and_read_receipt = client.register_script(_SEAL_AND_READ_RECEIPT)
         self._record_history = client.register_script(_RECORD_HISTORY)
 
     # Games
@@ -265,17 +291,29 @@ class Store:
         and in the player's history; with ``first_of_epoch``, note ``created_at`` as that
         epoch's first game time unless one is noted already.
 
-        Returns (created, record). One round trip: the commands are pipelined.
+        Returns (created, record). One round trip: the index script, the game's script and the
+        history write are pipelined (and, once per process and epoch, the first game time noted
+        after them). Raises GameSealed when the date's reveal has begun and the game is not in
+        its index (a process whose clock lags behind the reveal), the game just made undone.
         """
         pipe = self.client.pipeline(transaction=False)
-        pipe.sadd(day_games_key(date, ruleset), game_id)
-        self._queue_history(pipe, player, "start", history_record(
-            game_id, date=date, ruleset=ruleset, started_at=created_at))
-        if first_of_epoch is not None:
-            pipe.set(first_game_key(first_of_epoch), created_at, nx=True)
+        _queue_script(pipe, self._index_game, [day_games_key(date, ruleset),
+                                               day_sealed_key(date)], [game_id])
         _queue_script(pipe, self._create_game, [game_key(game_id), transcript_key(game_id)],
                       [ruleset, date, player, name or "", created_at])
-        created, meta, transcript = pipe.execute()[-1]
+        self._queue_history(pipe, player, "start", history_record(
+            game_id, date=date, ruleset=ruleset, started_at=created_at))
+        indexed, (created, meta, transcript), _ = pipe.execute()
+        if not indexed:
+            if created:
+                pipe = self.client.pipeline(transaction=False)
+                pipe.delete(game_key(game_id), transcript_key(game_id))
+                pipe.hdel(history_key(player), game_id)
+                pipe.zrem(history_order_key(player), game_id)
+                pipe.execute()
+            raise GameSealed(game_id)
+        if first_of_epoch is not None:
+            self.client.set(first_game_key(first_of_epoch), created_at, nx=True)
         return bool(created), _record(game_id, meta, transcript)
 
     def load_game(self, game_id: str) -> GameRecord | None:
@@ -303,7 +341,8 @@ class Store:
         """Append ``entry`` (and store ``receipt``) if the game is still at ``expected_version``.
 
         Returns None when applied, else the game as it now stands. Raises GameMissing (a
-        KeyError) when the game does not exist, having written nothing.
+        KeyError) when the game does not exist and GameSealed when its date's reveal has read
+        it, having written nothing.
         """
         reply = self._append_action(
             keys=[game_key(game_id), transcript_key(game_id)],
@@ -311,6 +350,8 @@ class Store:
         )
         if reply is None:
             raise GameMissing(game_id)
+        if reply == 0:
+            raise GameSealed(game_id)
         if reply == 1:
             return None
         return _record(game_id, *reply)
@@ -322,19 +363,68 @@ class Store:
             pipe.exists(game_key(game_id))
         return {game_id for game_id, found in zip(game_ids, pipe.execute(), strict=True) if found}
 
-    def day_game_ids(self, date: str, ruleset: str) -> set[str]:
-        """The ids of every game started on (date, ruleset)."""
-        return self.client.smembers(day_games_key(date, ruleset))
-
     def day_game_page(self, date: str, ruleset: str, after: str | None,
                       count: int) -> tuple[int, list[str]]:
         """(how many games (date, ruleset) has, the first ``count`` of their ids after ``after``
-        in id order). One script on the date's hash tag: it first brings the day's sorted
-        index up to its set of ids (their counts differ only while games are still added)."""
+        in id order). One round trip, a second only while the day's sorted index is behind its
+        set of ids (games are still being added, or no one has read the day yet)."""
         start = "-" if after is None else "(" + after
-        total, ids = self._day_page(keys=[day_games_key(date, ruleset),
-                                          day_order_key(date, ruleset)], args=[start, count])
-        return total, ids
+        for _ in range(2):
+            pipe = self.client.pipeline(transaction=False)
+            pipe.scard(day_games_key(date, ruleset))
+            pipe.zcard(day_order_key(date, ruleset))
+            pipe.zrangebylex(day_order_key(date, ruleset), start, "+", 0, count)
+            indexed, ordered, ids = pipe.execute()
+            if indexed == ordered:
+                break
+            self.sync_day_order(date, ruleset)
+        return ordered, ids
+
+    def sync_day_order(self, date: str, ruleset: str) -> None:
+        """Bring the sorted index of (date, ruleset) up to its set of ids, in batches (SSCAN):
+        the index only ever receives ids of the set, so equal sizes mean equal contents."""
+        batch = []
+        for game_id in self.client.sscan_iter(day_games_key(date, ruleset), count=INDEX_BATCH):
+            batch.append(game_id)
+            if len(batch) == INDEX_BATCH:
+                self.client.zadd(day_order_key(date, ruleset), dict.fromkeys(batch, 0))
+                batch = []
+        if batch:
+            self.client.zadd(day_order_key(date, ruleset), dict.fromkeys(batch, 0))
+
+    def seal_day(self, date: str) -> None:
+        """Close ``date``'s game index before its reveal reads it: no game is added after."""
+        self.client.set(day_sealed_key(date), "1")
+
+    def sealed_receipt_pages(self, date: str, ruleset: str,
+                             after: str | None = None) -> Iterator[list[tuple[str, dict, str]]]:
+        """The finished games of (date, ruleset) after game ``after`` as pages of (game id,
+        receipt, its stored canonical JSON) in id order.
+
+        A game without a receipt is read again by a script that seals it if it still has
+        none, so that no later action (from a process whose clock lags) can finish it after
+        the reveal has read it; a finished game cannot change. Call ``seal_day`` first.
+        Raises CorruptRecord for a receipt that is not a JSON object.
+        """
+        self.sync_day_order(date, ruleset)
+        start = "-" if after is None else "(" + after
+        while True:
+            ids = self.client.zrangebylex(day_order_key(date, ruleset), start, "+", 0, READ_BATCH)
+            if not ids:
+                return
+            pipe = self.client.pipeline(transaction=False)
+            for game_id in ids:
+                pipe.hget(game_key(game_id), "receipt")
+            texts = dict(zip(ids, pipe.execute(), strict=True))
+            unfinished = [game_id for game_id, text in texts.items() if text is None]
+            if unfinished:
+                pipe = self.client.pipeline(transaction=False)
+                for game_id in unfinished:
+                    _queue_script(pipe, self._seal_and_read_receipt, [game_key(game_id)], [])
+                texts.update(zip(unfinished, pipe.execute(), strict=True))
+            yield [(game_id, _receipt(game_id, texts[game_id]), texts[game_id])
+                   for game_id in ids if texts[game_id]]
+            start = "(" + ids[-1]
 
     def record_finished(self, record: GameRecord, total: int, finished_at: str) -> None:
         """Rank a game just finished on its leaderboard and mark it finished in its player's
@@ -430,15 +520,36 @@ class Store:
 
     # Receipt trees
 
-    def store_leaves(self, date: str, ruleset: str, receipts: Sequence[Mapping]) -> None:
-        """Keep a revealed day's receipts in leaf order (written once; a racing copy is equal)."""
-        if receipts:
-            self._store_leaves(keys=[leaves_key(date, ruleset)],
-                               args=[_encode(receipt) for receipt in receipts])
+    def store_leaf_chunk(self, date: str, ruleset: str, chunk: int, receipts: Sequence[str],
+                         progress: Mapping) -> None:
+        """Keep one chunk of a day's receipts (their stored canonical JSON) in leaf order, as
+        one JSON array, then ``progress``: the tree so far (a racing copy is equal)."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(leaf_chunk_key(date, ruleset, chunk), "[" + ",".join(receipts) + "]")
+        pipe.set(tree_progress_key(date, ruleset), _encode(progress))
+        pipe.execute()
 
-    def leaves(self, date: str, ruleset: str) -> list[dict]:
-        """A revealed day's receipts in leaf order."""
-        return [json.loads(item) for item in self.client.lrange(leaves_key(date, ruleset), 0, -1)]
+    def tree_progress(self, date: str, ruleset: str) -> dict | None:
+        """How far a cut-short reveal got with (date, ruleset)'s tree, or None."""
+        text = self.client.get(tree_progress_key(date, ruleset))
+        return None if text is None else json.loads(text)
+
+    def leaf_chunk(self, date: str, ruleset: str, chunk: int) -> list[dict]:
+        """One chunk of a revealed day's receipts in leaf order (empty if absent)."""
+        text = self.client.get(leaf_chunk_key(date, ruleset, chunk))
+        return [] if text is None else json.loads(text)
+
+    def store_tree(self, date: str, ruleset: str, index: Mapping) -> None:
+        """Keep the index of a revealed day's receipt tree, once all its chunks are stored."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(tree_key(date, ruleset), _encode(index))
+        pipe.delete(tree_progress_key(date, ruleset))
+        pipe.execute()
+
+    def tree(self, date: str, ruleset: str) -> dict | None:
+        """The stored index of (date, ruleset)'s receipt tree, or None."""
+        text = self.client.get(tree_key(date, ruleset))
+        return None if text is None else json.loads(text)
 
     # Ledger
 
@@ -469,6 +580,28 @@ class Store:
         """The latest revealed date, or None."""
         return self.client.hget(LEDGER_INDEX, "revealed")
 
+    # Reveal failures, shared by every process for /readyz and the metrics
+
+    def record_reveal_failure(self, date: str | None, error: str, at: str) -> None:
+        """Note a failed reveal attempt: the date, the error, when; attempts counted."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hset(REVEAL_FAILURE, mapping={"date": date or "", "error": error, "last": at})
+        pipe.hsetnx(REVEAL_FAILURE, "since", at)
+        pipe.hincrby(REVEAL_FAILURE, "attempts", 1)
+        pipe.execute()
+
+    def clear_reveal_failure(self) -> None:
+        """Forget the failure: the reveals are up to date."""
+        self.client.delete(REVEAL_FAILURE)
+
+    def reveal_failure(self) -> dict | None:
+        """The failing reveal (date, error, since, last, attempts), or None."""
+        failure = self.client.hgetall(REVEAL_FAILURE)
+        if not failure:
+            return None
+        return {**failure, "date": failure.get("date") or None,
+                "attempts": int(failure.get("attempts", 0))}
+
 
 def history_record(game_id: str, *, date: str, ruleset: str, started_at: str,
                    total: int | None = None, finished_at: str | None = None) -> dict:
@@ -489,6 +622,17 @@ def _queue_script(pipe, script, keys: Sequence[str], args: Sequence) -> None:
 def _encode(value: Mapping) -> str:
     """Canonical JSON text of a stored value."""
     return canonical_json(dict(value)).decode()
+
+
+def _receipt(game_id: str, text: str) -> dict:
+    """A stored receipt, or CorruptRecord naming the game."""
+    try:
+        receipt = json.loads(text)
+    except ValueError as error:
+        raise CorruptRecord(f"the receipt of game {game_id} is not JSON: {error}") from error
+    if not isinstance(receipt, dict):
+        raise CorruptRecord(f"the receipt of game {game_id} is not a JSON object")
+    return receipt
 
 
 def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> GameRecord:

@@ -56,5 +56,7 @@ control_socket_disable = True
 # Metrics: a shared directory for the workers' samples (PROMETHEUS_MULTIPROC_DIR, else a private
 # temporary one), emptied at start and cleaned of dead workers.
 on_starting = SERVER_SETTINGS["on_starting"]
+# Each worker runs a reveal thread; the one holding the Redis lease reveals (operations.md).
+post_worker_init = SERVER_SETTINGS["post_worker_init"]
 child_exit = SERVER_SETTINGS["child_exit"]
 on_exit = SERVER_SETTINGS["on_exit"]

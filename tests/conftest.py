@@ -4,10 +4,12 @@
   socket in a temporary directory), or the Redis ``YACHT_DAILY_TEST_REDIS_URL`` names (e.g. a
   ``redis+cluster://`` URL); ``redis_client`` flushes it before each test.
 - ``clock``: a settable test clock; ``data_dir``: freshly initialised secrets (epoch from
-  ``EPOCH_START``); ``app``, ``client``, ``runner``: the app on them.
+  ``EPOCH_START``); ``app``, ``client``, ``runner``: the app on them; ``reveal()``: one pass
+  of the app's reveal runner (requests never reveal; under gunicorn a worker thread does).
 - ``live_server``: ``yacht-daily serve`` as a subprocess with gunicorn workers on a free
   loopback port and its own embedded Redis, its time read from a clock file
-  (``set_clock``); ``make_live_server`` starts more (each stopped at the end of the session).
+  (``set_clock``; its workers' reveal threads reveal what becomes due: ``wait_for_reveal``);
+  ``make_live_server`` starts more (each stopped at the end of the session).
   ``LiveServer.client()`` gives a cookie-keeping JSON client (one player).
 """
 
@@ -17,6 +19,7 @@ import json
 import os
 import shutil
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -26,12 +29,15 @@ from processes import ServerProcess, free_port, short_temp_dir
 
 from app import create_app, keys
 from app.embedded import EmbeddedRedis
+from app.reveal_runner import RevealRunner
+from app.services import EXTENSION
 from app.store import connect
 
 EPOCH_START = dt.date(2026, 3, 1)
 EPOCH_DAYS = 400
 PLAY_DATE = "2026-03-10"
 PLAY_TIME = "2026-03-10T12:00:00Z"
+REVEAL_WAIT_SECONDS = 60
 
 
 class ManualClock:
@@ -120,6 +126,13 @@ def runner(app):
     return app.test_cli_runner()
 
 
+@pytest.fixture
+def reveal(app):
+    """``reveal()`` reveals what is due on the app's clock, as a worker's reveal thread or
+    ``yacht-daily reveal`` would, and returns the dates it revealed."""
+    return lambda: RevealRunner(app.extensions[EXTENSION]).run_once().revealed
+
+
 # ---------------------------------------------------------------- live servers
 
 
@@ -168,8 +181,9 @@ class LiveServer(ServerProcess):
     """``yacht-daily serve`` in a subprocess: its URL, data directory, clock file and log."""
 
     def __init__(self, workdir: Path, workers: int = 2, threads: int = 1, redis_url=None,
-                 now: str = PLAY_TIME):
-        """Initialise a data directory and start the server on a free loopback port."""
+                 now: str = PLAY_TIME, reveal_in_workers: bool = True):
+        """Initialise a data directory and start the server on a free loopback port (without
+        reveal threads in its workers if ``reveal_in_workers`` is false)."""
         self.workdir = workdir
         self.data_dir = workdir / "var"
         self.clock_file = workdir / "clock"
@@ -183,6 +197,7 @@ class LiveServer(ServerProcess):
         env.pop("REDIS_URL", None)
         if redis_url:
             env["REDIS_URL"] = redis_url
+        env["YACHT_DAILY_REVEAL_IN_WORKERS"] = "1" if reveal_in_workers else "0"
         command = [sys.executable, "-c", "from app.cli import main; main()", "serve",
                    "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
                    "--threads", str(threads)]
@@ -195,6 +210,16 @@ class LiveServer(ServerProcess):
     def client(self) -> JsonClient:
         """A new player."""
         return JsonClient(self.url)
+
+    def wait_for_reveal(self, date: str) -> dict:
+        """``date``'s reveal entry, once the server's reveal thread has published it."""
+        deadline = time.monotonic() + REVEAL_WAIT_SECONDS
+        while True:
+            status, _, answer = self.client().get(f"/api/v1/ledger/{date}")
+            if status == 200:
+                return answer["entry"]
+            assert time.monotonic() < deadline, f"{date} not revealed: {status} {answer}"
+            time.sleep(0.1)
 
 
 @pytest.fixture(scope="session")

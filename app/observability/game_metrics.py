@@ -74,6 +74,7 @@ class GameCollector:
         pipe.llen(LEDGER_ENTRIES)
         replies = pipe.execute()
         last_revealed = store.last_revealed()
+        failure = store.reveal_failure()
 
         games = GaugeMetricFamily(
             "yacht_daily_games", "Games of each live date and sheet, started and finished.",
@@ -100,7 +101,11 @@ class GameCollector:
             "yacht_daily_epoch_days_left",
             "Days from today to the last epoch's last date: start a new epoch before it is 0.",
             value=(epoch_end - now.date()).days)
-        return [games, entries, revealed, overdue, days_left]
+        failing = GaugeMetricFamily(
+            "yacht_daily_reveal_failed_attempts",
+            "Consecutive failed attempts at the pending reveal, by any process (0: none failing).",
+            value=failure["attempts"] if failure else 0)
+        return [games, entries, revealed, overdue, failing, days_left]
 
 
 def _midnight_timestamp(date: str | None) -> float:

@@ -27,6 +27,14 @@ def on_starting(server) -> None:
         os.remove(stale)
 
 
+def post_worker_init(worker) -> None:
+    """Start the worker's reveal thread (app/reveal_runner.py): the worker that finds a date
+    due and takes the Redis lease reveals it; requests never do."""
+    from app.reveal_runner import start_in
+
+    start_in(worker.wsgi)
+
+
 def child_exit(server, worker) -> None:
     """Drop a dead worker's live gauges from the merged metrics."""
     from prometheus_client import multiprocess
@@ -46,6 +54,7 @@ SERVER_SETTINGS = {
     "errorlog": "-",
     "logger_class": "app.observability.logs.GunicornJsonLogger",
     "on_starting": on_starting,
+    "post_worker_init": post_worker_init,
     "child_exit": child_exit,
     "on_exit": on_exit,
 }

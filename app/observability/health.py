@@ -5,6 +5,13 @@ itself (``serve`` without ``REDIS_URL``), that Redis answers too: a restart of t
 then what brings it back. ``/readyz``: it can serve players —
 Redis answers, the loaded secrets are those the ledger published, and the epoch covers today
 (send it traffic only then).
+
+``/readyz`` also reports the reveals (``reveal``: the last revealed date, or the failing date,
+its error and attempts, as recorded in Redis by whichever process tried). A failing reveal
+does not make a process unready: every replica would fail alike and the load balancer would
+take the whole site down, while playing today does not need the reveal. It is an alert
+(``yacht_daily_reveal_failed_attempts``, ``yacht_daily_reveal_overdue_seconds``), not a
+reason to stop serving.
 """
 
 import redis
@@ -46,7 +53,8 @@ def readyz():
     """Each readiness check with its outcome; 200 when all hold, else 503 with Retry-After."""
     checks = {"redis": redis_check(), "secrets": secrets_check(), "epoch": epoch_check()}
     ready = all(check["ok"] for check in checks.values())
-    response = jsonify({"status": "ready" if ready else "unavailable", "checks": checks})
+    response = jsonify({"status": "ready" if ready else "unavailable", "checks": checks,
+                        "reveal": reveal_status()})
     if not ready:
         response.status_code = 503
         response.headers["Retry-After"] = READY_RETRY_AFTER
@@ -71,6 +79,24 @@ def secrets_check() -> dict:
     except (redis.RedisError, RedisClusterException) as error:
         return {"ok": False, "detail": f"cannot read the ledger: {type(error).__name__}"}
     return {"ok": True, "detail": "match the ledger"}
+
+
+def reveal_status() -> dict:
+    """Whether the reveals are up to date (never part of readiness, see the module)."""
+    try:
+        store = services().store
+        failure = store.reveal_failure()
+        last = store.last_revealed()
+    except (redis.RedisError, RedisClusterException) as error:
+        return {"ok": False, "detail": f"cannot read the ledger: {type(error).__name__}"}
+    if failure is not None:
+        return {"ok": False, "date": failure["date"], "error": failure.get("error"),
+                "attempts": failure["attempts"], "since": failure.get("since"),
+                "last_attempt": failure.get("last"), "last_revealed": last,
+                "detail": f"the reveal of {failure['date'] or 'the due dates'} has failed "
+                          f"{failure['attempts']} times since {failure.get('since')}"}
+    return {"ok": True, "last_revealed": last,
+            "detail": f"last revealed {last}" if last else "nothing revealed yet"}
 
 
 def epoch_check() -> dict:

@@ -1,5 +1,5 @@
-"""Prometheus metrics at ``/metrics``: requests, latency, Redis errors, rate limiting, and the
-games and reveals read from Redis (``game_metrics``).
+"""Prometheus metrics at ``/metrics``: requests, latency, Redis errors, rate limiting, reveals
+and their failures, and the games and reveals read from Redis (``game_metrics``).
 
 Under gunicorn every worker is its own process: with ``PROMETHEUS_MULTIPROC_DIR`` set (the
 deploy config sets it before any worker starts) each worker writes its samples to files there
@@ -38,6 +38,11 @@ REDIS_ERRORS = Counter(
     ["error"])
 RATE_LIMITED = Counter(
     "yacht_daily_rate_limited_total", "Requests refused with 429, by route.", ["route"])
+REVEALS = Counter(
+    "yacht_daily_reveals_total", "Dates this service's processes revealed.")
+REVEAL_FAILURES = Counter(
+    "yacht_daily_reveal_failures_total",
+    "Reveal attempts that failed, by the type of the error that caused it.", ["error"])
 
 
 def route_label() -> str:

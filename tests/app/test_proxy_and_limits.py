@@ -37,13 +37,14 @@ def finished_game(client) -> dict:
 
 
 def test_a_forged_forwarded_host_does_not_reach_the_share_link(redis_url, redis_client,
-                                                               data_dir, clock):
+                                                               data_dir, clock, reveal):
     """X-Forwarded-Host (-Port, -Prefix), which nginx passes through from the client, are
     ignored; the Host and X-Forwarded-Proto nginx sets are what the link is made of."""
     app = app_on(redis_url, data_dir, clock, PROXY_HOPS=1, PUBLIC_URL=None)
     client = app.test_client()
     game = finished_game(client)
     clock.set(REVEALED_AT)  # public now: no cookie needed on the proxy's host
+    reveal()
     forged = {"Host": "dice.example.org", "X-Forwarded-Proto": "https",
               "X-Forwarded-For": "203.0.113.7", "X-Forwarded-Host": "evil.example",
               "X-Forwarded-Port": "4444", "X-Forwarded-Prefix": "/phish"}
@@ -93,12 +94,13 @@ def test_refused_creations_do_not_spend_the_creation_budget(limited_app, play_da
 
 
 def test_a_revealed_days_games_are_cacheable_and_a_304_when_unchanged(limited_app, client,
-                                                                      clock):
+                                                                      clock, reveal):
     """The page says public, immutable, with an ETag; If-None-Match with it is a bodiless
     304; the day's pages (GET or HEAD) have their own limit, which 304s and 4xx do not
     spend."""
     finished_game(client)  # through the app without limits, on the same Redis
     clock.set(REVEALED_AT)
+    reveal()
     reader = limited_app.test_client()
     path = f"{API}/days/{PLAY_DATE}/yacht/games"
     first = reader.get(path)
@@ -126,10 +128,11 @@ def test_a_day_not_yet_revealed_is_not_cached(limited_app, play_date):
     assert "ETag" not in answer.headers and not answer.cache_control.public
 
 
-def test_a_day_page_holds_at_most_a_thousand_games(client, clock):
+def test_a_day_page_holds_at_most_a_thousand_games(client, clock, reveal):
     """The largest page is 1000 games: ``limit=1000`` is taken, 1001 refused."""
     finished_game(client)
     clock.set(REVEALED_AT)
+    reveal()
     assert client.get(f"{API}/days/{PLAY_DATE}/yacht/games?limit=1000").status_code == 200
     refused = client.get(f"{API}/days/{PLAY_DATE}/yacht/games?limit=1001")
     assert refused.status_code == 400

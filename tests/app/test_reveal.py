@@ -43,8 +43,8 @@ def day(app, clock):
     return {"finished": finished, "abandoned": answer["game"], "quitter": quitter}
 
 
-def test_the_seed_appears_nowhere_before_its_reveal(app, client, clock, day, redis_client,
-                                                    redis_url, caplog):
+def test_the_seed_appears_nowhere_before_its_reveal(app, client, clock, reveal, day,
+                                                    redis_client, redis_url, caplog):
     """Responses, every Redis key and value, and every log line hold no seed until the reveal."""
     caplog.set_level("DEBUG")
     secrets = secrets_of(app)
@@ -70,16 +70,19 @@ def test_the_seed_appears_nowhere_before_its_reveal(app, client, clock, day, red
 
     # The same search finds the seed once it is revealed: it can fail.
     clock.set(REVEAL_AT)
+    assert reveal() == [f"2026-03-{d:02}" for d in range(1, 11)]
     ledger = client.get("/api/v1/ledger").get_data(as_text=True)
     assert secrets.seed(PLAY_DATE).hex() in ledger
     assert secrets.seed("2026-03-11").hex() not in ledger
 
 
-def test_reveal_publishes_the_seed_counts_roots_and_proofs(app, client, clock, day):
+def test_reveal_publishes_the_seed_counts_roots_and_proofs(app, client, clock, reveal, day):
     """Once due: every date's reveal in order; counts and roots of finished games; proofs."""
     clock.set(JUST_BEFORE)
+    assert PLAY_DATE not in reveal()
     assert call(client, "GET", f"/ledger/{PLAY_DATE}")[0] == 404
     clock.set(REVEAL_AT)
+    assert reveal() == [PLAY_DATE]
     status, body = call(client, "GET", "/ledger")
     entries = body["entries"]
     assert [e["type"] for e in entries] == ["yacht-daily/epoch/v1"] + ["yacht-daily/reveal/v1"] * 10
@@ -91,8 +94,8 @@ def test_reveal_publishes_the_seed_counts_roots_and_proofs(app, client, clock, d
     epoch = entries[0]
     assert epoch["anchor"] == secrets.epoch.anchor.hex()
     assert epoch["public_key"] == secrets.signer.public_key_hex
-    _, reveal = call(client, "GET", f"/ledger/{PLAY_DATE}")
-    entry = reveal["entry"]
+    _, published = call(client, "GET", f"/ledger/{PLAY_DATE}")
+    entry = published["entry"]
     assert entry == entries[-1]
     assert verify_seed(bytes.fromhex(entry["seed"]), 10, bytes.fromhex(epoch["anchor"]))
     assert entry["games"] == {"yacht": 2, "yacht-bonus": 0, "yahtzee": 1}
@@ -112,9 +115,10 @@ def test_reveal_publishes_the_seed_counts_roots_and_proofs(app, client, clock, d
                                             proof["proof"], verify_signature))
 
 
-def test_an_unfinished_game_is_abandoned_and_published(client, clock, day):
+def test_an_unfinished_game_is_abandoned_and_published(client, clock, reveal, day):
     """No receipt, not ranked, no proof; its transcript is in the day's public audit."""
     clock.set(REVEAL_AT)
+    reveal()
     abandoned = day["abandoned"]
     status, body = call(client, "GET", f"/games/{abandoned['id']}")
     assert status == 200 and body["game"]["status"] == "abandoned"
@@ -145,12 +149,14 @@ def read_day_in_pages(client, ruleset: str, limit: int) -> tuple[list[dict], int
         query = f"?limit={limit}&after={page['next']}"
 
 
-def test_the_day_pages_concatenate_to_the_whole_day_in_id_order(app, client, clock, day):
+def test_the_day_pages_concatenate_to_the_whole_day_in_id_order(app, client, clock, reveal,
+                                                                day):
     """Pages of any size, cursor after cursor, give exactly the day's games by id: the default
     page, and one page per game; a cursor that is no game of the day still pages on."""
     for _ in range(3):  # three more yahtzee games, never rolled
         start(app.test_client(), "yahtzee", PLAY_DATE)
     clock.set(REVEAL_AT)
+    reveal()
     status, whole = call(client, "GET", f"/days/{PLAY_DATE}/yahtzee/games")
     assert status == 200 and whole["next"] is None and whole["total"] == 5
     ids = [game["id"] for game in whole["games"]]
@@ -166,10 +172,11 @@ def test_the_day_pages_concatenate_to_the_whole_day_in_id_order(app, client, clo
     assert (page["games"], page["next"], page["total"]) == ([], None, 5)
 
 
-def test_verify_endpoint(client, clock, day):
+def test_verify_endpoint(client, clock, reveal, day):
     """POST /verify by id or with a posted receipt and transcript, check by check."""
     _, final = day["finished"][0]
     clock.set(REVEAL_AT)
+    reveal()
     status, verdict = call(client, "POST", "/verify", {"game": final["id"]})
     assert status == 200 and verdict["ok"] is True
     assert {check["name"] for check in verdict["checks"]} >= {"inclusion proof", "receipt format"}
@@ -219,9 +226,10 @@ def flipped(text: str, position: int) -> str:
     return text[:position] + chr(ord(text[position]) ^ 1) + text[position + 1:]
 
 
-def test_flipping_any_byte_of_a_ledger_entry_fails_its_check(client, clock):
+def test_flipping_any_byte_of_a_ledger_entry_fails_its_check(client, clock, reveal):
     """Every single-character change of every entry makes some ledger check fail."""
     clock.set("2026-03-03T14:00:00Z")
+    reveal()
     entries = call(client, "GET", "/ledger")[1]["entries"]
     assert len(entries) == 3 and not failing(audit.check_ledger(entries, verify_signature))
     for index, entry in enumerate(entries):

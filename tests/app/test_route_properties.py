@@ -56,10 +56,11 @@ def driven_routes(app) -> list:
 
 
 @pytest.fixture
-def revealed_game(app, client, clock) -> str:
+def revealed_game(app, client, clock, reveal) -> str:
     """A finished yacht game on PLAY_DATE, which the clock then moves past the reveal of."""
     state = play_to_end(client, start(client, "yacht", PLAY_DATE), random.Random(9))
     clock.set(REVEALED_AT)
+    reveal()
     assert client.get(f"/api/v1/ledger/{PLAY_DATE}").status_code == 200
     return state["id"]
 

@@ -77,7 +77,8 @@ def test_concurrent_requests_with_one_number_apply_once(live_server):
 
 
 def test_secrecy_reveal_race_and_restart(make_live_server):
-    """Seeds stay out of logs and the AOF until due; racing workers reveal once; a SIGTERM stops
+    """Seeds stay out of logs and the AOF until due; the workers' reveal threads, racing for the
+    lease, reveal once and readers all see the same ledger; a SIGTERM stops
     the embedded Redis cleanly and a restart finds every game."""
     server = make_live_server(workers=3)
     secrets = keys.load(server.data_dir)
@@ -95,6 +96,7 @@ def test_secrecy_reveal_race_and_restart(make_live_server):
     assert hidden not in (server.data_dir / "redis.log").read_text(errors="replace")
 
     server.set_clock("2026-03-11T13:01:00Z")
+    server.wait_for_reveal(PLAY_DATE)
     results = race([(players[i % 3], "GET", "/ledger", None) for i in range(RACERS)])
     assert {status for status, _ in results} == {200}
     entries = results[0][1]["entries"]
@@ -132,8 +134,8 @@ def _redis_server_running(data_dir: Path) -> bool:
 
 def test_commands_share_a_running_servers_redis(make_live_server):
     """`reveal` uses the embedded Redis `serve` runs; a second `serve` on it is refused."""
-    server = make_live_server(now="2026-03-01T12:00:00Z")
-    server.set_clock("2026-03-02T14:00:00Z")  # 2026-03-01 is due; no request has seen it yet
+    server = make_live_server(now="2026-03-01T12:00:00Z", reveal_in_workers=False)
+    server.set_clock("2026-03-02T14:00:00Z")  # 2026-03-01 is due; the server leaves it alone
     env = {**os.environ, "YACHT_DAILY_CLOCK_FILE": str(server.clock_file)}
     env.pop("REDIS_URL", None)
     command = [sys.executable, "-c", "from app.cli import main; main()"]

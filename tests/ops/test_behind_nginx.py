@@ -81,6 +81,7 @@ def nginx_in_front(make_live_server):
         player = TlsClient(url)
         state = play_to_end(player, start(player, "yacht", PLAY_DATE), random.Random(2))
         server.set_clock(AFTER_REVEAL)
+        server.wait_for_reveal(PLAY_DATE)
         yield url, server, player, state
     finally:
         process.terminate()

@@ -78,8 +78,9 @@ def reveal_entries(entries: list[dict]) -> list[str]:
 
 def test_several_servers_on_one_redis_and_secrets_reveal_each_date_once(
         killable_redis, deploy_server, clock_file, play_date, data_dir):
-    """Three servers (two workers each) and the reveal command race for the same due dates:
-    each date is revealed exactly once, the ledger checks, and every server's game counts."""
+    """Three servers (two workers each, a reveal thread in each) and the reveal command race
+    for the same due dates while requests come in: each date is revealed exactly once, the
+    ledger checks, and every server's game counts."""
     servers = [deploy_server(killable_redis.url, workers=2) for _ in range(SERVERS)]
     finished = []
     for index, server in enumerate(servers):
@@ -108,6 +109,10 @@ def test_several_servers_on_one_redis_and_secrets_reveal_each_date_once(
     output = command.communicate(timeout=60)[0].decode()
     assert command.returncode == 0, output
 
+    deadline = time.monotonic() + 60  # the lease holder may be a worker still at work
+    while get(servers[0].port, f"{API}/ledger/{play_date}")[0] != 200:
+        assert time.monotonic() < deadline, f"{play_date} was never revealed"
+        time.sleep(0.1)
     entries = get(servers[0].port, f"{API}/ledger")[2]["entries"]
     revealed = reveal_entries(entries)
     assert len(revealed) == len(set(revealed))

@@ -11,6 +11,9 @@ from click.testing import CliRunner
 from app import create_app
 from app.cli import main
 from app.clock import format_timestamp
+from app.ledger_service import LedgerMismatch
+from app.reveal_runner import RevealRunner
+from app.services import EXTENSION
 from app.signing import verify_object, verify_signature
 from fairness import audit
 from fairness.ledger import EPOCH_TYPE, REVEAL_TYPE
@@ -54,7 +57,8 @@ def epoch_entries(client) -> list[dict]:
             if entry["type"] == EPOCH_TYPE]
 
 
-def test_new_epoch_rotates_the_key_and_old_days_still_verify(client, clock, cli, data_dir):
+def test_new_epoch_rotates_the_key_and_old_days_still_verify(client, clock, cli, data_dir,
+                                                            reveal):
     """Refused too close to play; otherwise published at once, taken on by the running app
     without a restart, used from its first date, while earlier dates keep epoch 1."""
     old_game = finish_game(client, "yacht", OLD_DAY)
@@ -86,6 +90,7 @@ def test_new_epoch_rotates_the_key_and_old_days_still_verify(client, clock, cli,
     assert not verify_object(first["public_key"], new_game["receipt"])
 
     clock.set("2026-03-15T14:00:00Z")
+    reveal()
     ledger = client.get(f"{API}/ledger").get_json()["entries"]
     assert all(check.ok for check in audit.check_ledger(ledger, verify_signature))
     reveals = {entry["date"]: entry for entry in ledger if entry["type"] == REVEAL_TYPE}
@@ -111,16 +116,19 @@ def test_a_server_lacking_a_published_epoch_stops_dealing_within_a_day(client, c
                                                                         data_dir, redis_url,
                                                                         tmp_path):
     """A replica whose data directory was not given the new epoch's files: it notices at its
-    next daily check (long before the new epoch opens) and answers 503 instead of dealing
-    dice from the wrong chain; readiness is red."""
+    next daily check (its reveal thread's, long before the new epoch opens) and answers 503
+    instead of dealing dice from the wrong chain; readiness is red."""
     stale_dir = tmp_path / "stale"
     shutil.copytree(data_dir, stale_dir)
-    stale = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(stale_dir),
-                        "CLOCK": clock}).test_client()
+    stale_app = create_app({"TESTING": True, "REDIS_URL": redis_url,
+                            "DATA_DIR": str(stale_dir), "CLOCK": clock})
+    stale = stale_app.test_client()
     assert stale.post(f"{API}/games", json={"ruleset": "yacht", "date": OLD_DAY}).status_code == 201
     assert cli("new-epoch", "--start", NEW_START).exit_code == 0
 
     clock.advance(days=1)
+    with pytest.raises(LedgerMismatch):
+        RevealRunner(stale_app.extensions[EXTENSION]).run_once()
     refused = stale.post(f"{API}/games", json={"ruleset": "yacht", "date": "2026-03-11"})
     assert refused.status_code == 503 and refused.headers["Retry-After"].isdigit()
     assert refused.get_json()["error"]["code"] == "misconfigured"

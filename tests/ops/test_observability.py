@@ -143,9 +143,10 @@ def test_request_id_is_echoed_or_made_and_stamped_on_log_lines(data_dir, clock, 
     assert all({"ts", "logger", "message", "pid"} <= set(line) for line in lines)
 
 
-def test_metrics_count_routes_latency_and_games(client, play_date):
+def test_metrics_count_routes_latency_and_games(client, play_date, reveal):
     """Requests by route template and status, a latency histogram, and the day's games started
     and finished as Redis holds them."""
+    reveal()  # the earlier dates of the epoch, as the reveal thread would have
     before = client.get("/metrics").get_data(as_text=True)
     final = play_whole_game(client, "yacht", play_date)
     client.get(f"{API}/games/{'0' * 32}")
@@ -173,12 +174,12 @@ def test_metrics_count_routes_latency_and_games(client, play_date):
         dt.date(2026, 3, 1) + dt.timedelta(days=399) - dt.date.fromisoformat(play_date)).days
 
 
-def test_reveal_gauges_follow_the_ledger(client, clock):
+def test_reveal_gauges_follow_the_ledger(client, clock, reveal):
     """The last revealed date moves with the reveals; nothing is reported overdue."""
-    client.get(f"{API}/challenges")
+    reveal()
     first = client.get("/metrics").get_data(as_text=True)
     clock.advance(days=2)
-    client.get(f"{API}/challenges")
+    assert len(reveal()) == 2
     later = client.get("/metrics").get_data(as_text=True)
     moved = (metric_value(later, "yacht_daily_last_revealed_date_seconds")
              - metric_value(first, "yacht_daily_last_revealed_date_seconds"))
@@ -186,15 +187,16 @@ def test_reveal_gauges_follow_the_ledger(client, clock):
     assert metric_value(later, "yacht_daily_reveal_overdue_seconds") == 0
 
 
-def test_overdue_reveal_is_reported_until_a_request_reveals_it(client, clock):
-    """The scrape reads the ledger without revealing: a due date nobody revealed shows as
-    overdue (what an alert watches), and is revealed by the next API request."""
-    client.get(f"{API}/challenges")
+def test_overdue_reveal_is_reported_until_the_reveal_runs(client, clock, reveal):
+    """Neither a scrape nor a request reveals: a due date nobody revealed shows as overdue
+    (what an alert watches) until the reveal runs."""
+    reveal()
     clock.advance(days=1)
+    client.get(f"{API}/challenges")
     overdue = metric_value(client.get("/metrics").get_data(as_text=True),
                            "yacht_daily_reveal_overdue_seconds")
     assert overdue > 0
-    client.get(f"{API}/challenges")
+    reveal()
     assert metric_value(client.get("/metrics").get_data(as_text=True),
                         "yacht_daily_reveal_overdue_seconds") == 0
 

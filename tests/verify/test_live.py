@@ -40,8 +40,7 @@ def revealed(make_live_server):
         assert status == 200, answer
         state = answer["game"]
     server.set_clock(AFTER_REVEAL)
-    status, answer = call(server.client(), "GET", f"/ledger/{PLAY_DATE}")
-    assert status == 200, answer
+    server.wait_for_reveal(PLAY_DATE)
     return server, finished
 
 

@@ -36,6 +36,7 @@ def test_verifiers_wait_out_the_day_pages_rate_limit(make_live_server, monkeypat
         player = server.client()
         play_to_end(player, start(player, "yacht", PLAY_DATE), rng)
     server.set_clock(AFTER_REVEAL)
+    server.wait_for_reveal(PLAY_DATE)
 
     before = refusals(server)
     done = subprocess.run([sys.executable, str(VERIFY_PY), "day", server.url, PLAY_DATE, "yacht",

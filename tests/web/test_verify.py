@@ -40,8 +40,7 @@ def finished_game(web_server):
 def revealed_game(web_server, finished_game):
     """The same game once the server's clock has passed its date's reveal."""
     web_server.set_clock(AFTER_REVEAL)
-    status, _, _ = web_server.client().get(f"/api/v1/ledger/{PLAY_DATE}")
-    assert status == 200
+    web_server.wait_for_reveal(PLAY_DATE)
     return finished_game
 
 

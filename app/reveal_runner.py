@@ -1,0 +1,181 @@
+"""Where reveals run: never in a request, but in one place at a time under a Redis lease.
+
+Every gunicorn worker runs a ``RevealRunner`` thread (started by the ``post_worker_init`` hook,
+``start_in``); ``yacht-daily reveal`` runs one pass of it. Whoever finds a date due takes the
+lease ``{ledger}:reveal-lease`` (a redis-py lock with a timeout, renewed while the reveal
+works); the others wait. If the holder dies, its lease runs out and the next one to look takes
+over; the ledger's compare-and-set keeps a reveal exactly-once even if two ever overlap.
+
+A failed attempt is logged with its cause, counted in ``yacht_daily_reveal_failures_total``,
+recorded in Redis (for ``/readyz`` and the ``yacht_daily_reveal_failed_attempts`` gauge of every
+replica) and retried with exponential backoff; playing goes on meanwhile.
+"""
+
+import contextlib
+import logging
+import threading
+from dataclasses import dataclass, field
+
+import redis
+from redis.exceptions import LockError, RedisClusterException
+
+from .clock import format_timestamp
+from .ledger_service import LedgerMismatch, RevealFailed
+from .observability.metrics import REVEAL_FAILURES, REVEALS
+from .store import REVEAL_LEASE
+
+LEASE_SECONDS = 30.0
+POLL_SECONDS = 1.0
+FIRST_BACKOFF_SECONDS = 2.0
+MAX_BACKOFF_SECONDS = 300.0
+ERROR_TEXT_LIMIT = 500
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Pass:
+    """What one pass did: the dates it revealed, or that another process holds the lease."""
+
+    revealed: list[str] = field(default_factory=list)
+    lease_held_elsewhere: bool = False
+
+
+class RevealRunner:
+    """Reveals the due dates of one app's services, under the shared lease."""
+
+    def __init__(self, services, lease_seconds: float = LEASE_SECONDS,
+                 poll_seconds: float = POLL_SECONDS,
+                 first_backoff_seconds: float = FIRST_BACKOFF_SECONDS):
+        """Bind to the app's services (ledger, store, clock), with the lease's length, the
+        thread's pause between passes and its first wait after a failure."""
+        self.services = services
+        self.lease_seconds = lease_seconds
+        self.poll_seconds = poll_seconds
+        self.first_backoff_seconds = first_backoff_seconds
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self) -> Pass:
+        """Reveal what is due if this process gets the lease; records the outcome in Redis.
+
+        Raises RevealFailed (or a Redis error) after recording and counting it.
+        """
+        ledger = self.services.ledger
+        if not ledger.has_due():
+            return Pass()
+        lease = self.services.store.client.lock(REVEAL_LEASE, timeout=self.lease_seconds,
+                                                blocking=False, thread_local=False)
+        try:
+            acquired = lease.acquire()
+        except (redis.RedisError, RedisClusterException) as error:
+            self._record_failure(error)
+            raise
+        if not acquired:
+            return Pass(lease_held_elsewhere=True)
+        try:
+            with self._renewed(lease):
+                revealed = ledger.reveal_due()
+        except LedgerMismatch as error:  # this process's secrets, not the reveal: see /readyz
+            log.error("not revealing: %s", error, extra={"event": "secrets-mismatch"})
+            raise
+        except Exception as error:
+            self._record_failure(error)
+            raise
+        finally:
+            with contextlib.suppress(LockError, redis.RedisError, RedisClusterException):
+                lease.release()
+        REVEALS.inc(len(revealed))
+        if revealed:
+            log.info("revealed %s", ", ".join(revealed),
+                     extra={"event": "reveal", "dates": revealed})
+        self.services.store.clear_reveal_failure()
+        return Pass(revealed=revealed)
+
+    @contextlib.contextmanager
+    def _renewed(self, lease):
+        """Keep the lease alive while the body runs (a reveal may outlast one lease)."""
+        done = threading.Event()
+
+        def renew():
+            """Extend the lease every third of its time until the body is done."""
+            while not done.wait(self.lease_seconds / 3):
+                try:
+                    lease.reacquire()
+                except (LockError, redis.RedisError, RedisClusterException) as error:
+                    log.warning("could not renew the reveal lease: %s", error)
+
+        renewer = threading.Thread(target=renew, name="reveal-lease", daemon=True)
+        renewer.start()
+        try:
+            yield
+        finally:
+            done.set()
+            renewer.join()
+
+    def _record_failure(self, error: Exception) -> None:
+        """Log the failure with its cause, count it, and tell every replica through Redis.
+
+        Redis being away is logged without a traceback (its 503s say the same); anything
+        else with the whole chain of causes.
+        """
+        date = error.date if isinstance(error, RevealFailed) else None
+        cause = error.__cause__ if isinstance(error, RevealFailed) else error
+        REVEAL_FAILURES.labels(type(cause).__name__).inc()
+        text = f"{type(cause).__name__}: {cause}"[:ERROR_TEXT_LIMIT]
+        storage = isinstance(cause, (redis.RedisError, RedisClusterException))
+        log.error("reveal failed: %s", error, exc_info=None if storage else error,
+                  extra={"event": "reveal-failed", "date": date, "error": type(cause).__name__})
+        try:
+            self.services.store.record_reveal_failure(date, text,
+                                                      format_timestamp(self.services.now()))
+        except (redis.RedisError, RedisClusterException) as unrecorded:
+            log.warning("could not record the reveal failure in Redis: %s", unrecorded)
+
+    # The background thread
+
+    def start(self) -> threading.Thread:
+        """Run passes in a daemon thread until ``stop``."""
+        self._thread = threading.Thread(target=self._loop, name="reveal-runner", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def stop(self) -> None:
+        """Ask the thread to end and wait for it."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def backoff(self, failures: int) -> float:
+        """The wait after ``failures`` failed passes in a row: doubling, up to five minutes."""
+        return min(self.first_backoff_seconds * 2 ** (failures - 1), MAX_BACKOFF_SECONDS)
+
+    def _loop(self) -> None:
+        """A pass every ``poll_seconds`` while nothing fails, backing off after failures."""
+        failures = 0
+        wait = self.poll_seconds
+        while not self._stop.wait(wait):
+            try:
+                self.run_once()
+            except Exception as error:  # logged and recorded by run_once; keep the thread
+                failures += 1
+                wait = self.backoff(failures)
+                log.warning("next reveal attempt in %.1f s", wait,
+                            extra={"event": "reveal-retry", "retry_in": wait,
+                                   "error": type(error).__name__})
+                continue
+            failures, wait = 0, self.poll_seconds
+
+
+def start_in(app) -> RevealRunner | None:
+    """Start the reveal thread of a Yacht Daily app (a bare WSGI app gets none), unless the
+    app's ``REVEAL_IN_WORKERS`` is off (then only ``yacht-daily reveal`` reveals)."""
+    from .services import EXTENSION
+
+    extensions = getattr(app, "extensions", {})
+    if EXTENSION not in extensions or not app.config.get("REVEAL_IN_WORKERS", True):
+        return None
+    runner = RevealRunner(extensions[EXTENSION])
+    runner.start()
+    return runner
+
