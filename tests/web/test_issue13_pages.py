@@ -25,6 +25,7 @@ PLAY_DATE = "2026-03-10"
 PAST_DATE = "2026-03-05"
 SETTINGS = [("en-GB", DESKTOP), ("fr-FR", PHONE_390)]
 NBSP = "\u00a0"
+HEADER_LINKS = 7  # the main menu of app/web/pages.py nav_items(), "My record" included
 
 
 def player_page(new_context, locale="en-GB", viewport=DESKTOP):
@@ -154,7 +155,7 @@ def test_unknown_pages_get_a_translated_page_with_the_header_and_a_way_on(
     response = page.goto(path)
     assert response.status == 404
     expect(page.locator("h1")).to_have_text(title)
-    expect(page.locator(".site-header .site-nav a")).to_have_count(6)
+    expect(page.locator(".site-header .site-nav a")).to_have_count(HEADER_LINKS)
     expect(page.locator(".error-ways a").first).to_have_attribute("href", "/")
 
 

@@ -51,8 +51,7 @@ def finished_page(browser, web_server):
 def test_screenshots_of_play_end_card_and_verify_summary(finished_page, web_server):
     page, game = finished_page
     web_server.set_clock(AFTER_REVEAL)
-    status, _, _ = web_server.client().get(f"/api/v1/ledger/{PLAY_DATE}")
-    assert status == 200
+    web_server.wait_for_reveal(PLAY_DATE)
     page.goto(f"/verify?game={game['id']}")
     expect(page.locator("[data-verdict]")).to_have_class("verdict ok", timeout=30_000)
     page.locator("[data-verify-title]").evaluate("title => title.scrollIntoView()")

@@ -43,8 +43,7 @@ def test_before_the_reveal_the_time_is_given_in_utc_as_on_the_ledger(browser, we
 def revealed_game(web_server, finished_game):
     """The same game once the server's clock has passed its date's reveal."""
     web_server.set_clock(AFTER_REVEAL)
-    status, _, _ = web_server.client().get(f"/api/v1/ledger/{PLAY_DATE}")
-    assert status == 200
+    web_server.wait_for_reveal(PLAY_DATE)
     return finished_game
 
 
