@@ -2,6 +2,7 @@
 results, the end card's rank, share text and times, plurals, the Joker message, error pages,
 and static files cached and compressed."""
 
+import datetime as dt
 import re
 import urllib.request
 
@@ -154,7 +155,7 @@ def test_unknown_pages_get_a_translated_page_with_the_header_and_a_way_on(
     response = page.goto(path)
     assert response.status == 404
     expect(page.locator("h1")).to_have_text(title)
-    expect(page.locator(".site-header .site-nav a")).to_have_count(6)
+    expect(page.locator(".site-header .site-nav a")).to_have_count(7)  # with "My record"
     expect(page.locator(".error-ways a").first).to_have_attribute("href", "/")
 
 
@@ -193,3 +194,16 @@ def test_static_files_have_hashed_names_a_year_of_cache_and_compression(web_serv
     assert headers["Content-Encoding"] == "gzip"
     assert "script-src 'self'" in headers["Content-Security-Policy"]
     assert "unsafe-inline" not in headers["Content-Security-Policy"]
+
+
+def test_no_results_page_before_the_first_epoch_and_no_link_to_one(new_context, web_server):
+    """A date before the first epoch was never dealt and will never be revealed: its results
+    page must not say "Closed, reveal soon", and the first date must not link back to it."""
+    player = web_server.client()
+    _, _, body = player.get("/api/v1/ledger")
+    first = dt.date.fromisoformat(body["entries"][0]["start"])
+    page = player_page(new_context)
+    response = page.goto(f"/results/{first - dt.timedelta(days=1)}/yacht")
+    assert response.status == 404
+    page.goto(f"/results/{first}/yacht")
+    expect(page.locator(".date-nav a")).to_have_text(["Next day →"])
