@@ -207,3 +207,12 @@ def test_no_results_page_before_the_first_epoch_and_no_link_to_one(new_context, 
     assert response.status == 404
     page.goto(f"/results/{first}/yacht")
     expect(page.locator(".date-nav a")).to_have_text(["Next day →"])
+
+
+def test_the_error_pages_explanation_is_readable_on_its_card(new_context):
+    """The 404 explanation sits on the paper card: it must use ink, not the felt's pale text
+    (#cfe2d5 on #fbf6e9 was all but invisible)."""
+    page = player_page(new_context)
+    page.goto("/no-such-page")
+    color = page.locator(".error-page .lede").evaluate("e => getComputedStyle(e).color")
+    assert color == "rgb(94, 78, 60)", color
