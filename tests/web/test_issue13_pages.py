@@ -216,3 +216,18 @@ def test_the_error_pages_explanation_is_readable_on_its_card(new_context):
     page.goto("/no-such-page")
     color = page.locator(".error-page .lede").evaluate("e => getComputedStyle(e).color")
     assert color == "rgb(94, 78, 60)", color
+
+
+def test_the_home_reveal_countdown_is_filled_as_soon_as_the_challenges_load(browser, web_server):
+    """With timers paused, no later tick can fill it: the load itself must."""
+    context = browser.new_context(base_url=web_server.url, locale="en-GB", timezone_id="UTC")
+    try:
+        now = server_time(web_server)
+        context.clock.install(time=now)
+        page = context.new_page()
+        page.clock.pause_at(now + dt.timedelta(minutes=1))  # before any page timer exists
+        page.goto("/")
+        expect(page.locator('[data-countdown="reveal"]')).not_to_have_text("…")
+        expect(page.locator('[data-countdown="reveal"]')).to_contain_text("UTC")
+    finally:
+        context.close()
