@@ -55,7 +55,8 @@ def day_summary(date: str) -> dict:
         "status": status,
         "status_label": status_label(status),
         "reveal_at": format_timestamp(window.reveal_at),
-        "previous": (day - dt.timedelta(days=1)).isoformat(),
+        "previous": (None if date <= svc.secrets.first_date
+                     else (day - dt.timedelta(days=1)).isoformat()),
         "next": (day + dt.timedelta(days=1)).isoformat(),
     }
 

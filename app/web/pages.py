@@ -133,6 +133,10 @@ def results(date: str, ruleset: str):
     """Leaderboard, the reader's rank, the score distribution and their own history."""
     sheet = require_daily_sheet(ruleset)
     date = require_date(date)
+    svc = services()
+    svc.prepare()
+    if date < svc.secrets.first_date:
+        abort(404)  # before the first epoch: no dice were ever dealt, no reveal will come
     standings = board.standings(date, ruleset)
     you = standings["you"]
     return render_template(

@@ -5,7 +5,7 @@ beside the dice."""
 import pytest
 from playwright.sync_api import expect
 
-from .player import next_action, open_game, wait_for_action
+from .player import next_action, open_game, play_turn_by_clicking, wait_for_action
 
 PHONE_390 = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -58,3 +58,17 @@ def test_on_a_desktop_the_sheet_sits_beside_the_dice(new_context, ruleset):
     assert sheet["x"] > board["x"] + board["width"]
     assert on_screen(page, "[data-roll]", DESKTOP) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
+
+
+def test_on_a_phone_the_record_table_scrolls_inside_its_box_not_the_whole_page(new_context):
+    """The games table's visually hidden "Actions" header (absolutely placed) must not widen
+    the page: with a finished game in French the table is wider than a small phone."""
+    phone = {"width": 320, "height": 640}
+    page = new_context(locale="fr-FR", viewport=phone).new_page()
+    open_game(page, "yacht")
+    for _ in range(int(page.locator("[data-play]").get_attribute("data-turns"))):
+        play_turn_by_clicking(page)
+    expect(page.locator("[data-play]")).to_have_attribute("data-status", "finished")
+    page.goto("/history")
+    expect(page.locator(".table-scroll").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= phone["width"]

@@ -55,6 +55,7 @@ async function loadChallenges() {
       await showGame(card, challenge);
     }
   }
+  tick(); // the reveal countdown now, not at the next second's tick
 }
 
 /** The two countdowns, each one sentence: when (local time, zone named) and how long till then. */
