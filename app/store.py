@@ -479,12 +479,15 @@ class Store:
     # Players: history, transfer codes
 
     def history(self, pseudonym: str) -> list[dict]:
-        """The player's history records, newest date first (game id order within a date)."""
+        """The player's history records, newest date first and, within a date, the game started
+        last first (the order key scores by date only; ids are random)."""
         pipe = self.client.pipeline(transaction=False)
         pipe.zrevrange(history_order_key(pseudonym), 0, -1)
         pipe.hgetall(history_key(pseudonym))
         order, records = pipe.execute()
-        return [json.loads(records[game_id]) for game_id in order if game_id in records]
+        games = [json.loads(records[game_id]) for game_id in order if game_id in records]
+        return sorted(games, key=lambda game: (game["date"], game["started_at"] or ""),
+                      reverse=True)
 
     def game_receipts(self, game_ids: Sequence[str]) -> dict[str, dict | None]:
         """The receipt (None while unfinished) of each of ``game_ids`` that exists, one pipeline."""

@@ -101,6 +101,14 @@ def test_streaks_per_sheet_and_overall_across_days(app, client, clock):
     assert (record["current_streak"], record["best_streak"]) == (0, 3)
 
 
+def test_games_of_one_date_are_listed_the_last_started_first(app, client, clock):
+    started = []
+    for minute, ruleset in enumerate(["yacht", "yacht-bonus", "yahtzee"]):
+        clock.set(f"{PLAY_DATE}T12:0{minute}:00Z")
+        started.append(start(client, ruleset, PLAY_DATE)["id"])
+    assert [game["game"] for game in my_history(client)["games"]] == started[::-1]
+
+
 def test_an_unfinished_game_of_a_closed_date_is_abandoned(app, client, clock):
     start(client, "yacht", PLAY_DATE)
     clock.set("2026-03-11T14:00:00Z")
