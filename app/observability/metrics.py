@@ -24,6 +24,7 @@ from prometheus_client import multiprocess as prometheus_multiprocess
 from ..services import EXTENSION
 from .game_metrics import GameCollector
 
+STATIC_ROUTE = "/static/<path:filename>"
 UNMATCHED_ROUTE = "unmatched"
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -46,8 +47,13 @@ REVEAL_FAILURES = Counter(
 
 
 def route_label() -> str:
-    """The matched URL rule (bounded cardinality), never the raw path."""
-    return request.url_rule.rule if request.url_rule is not None else UNMATCHED_ROUTE
+    """The matched URL rule (bounded cardinality), never the raw path; static files under one
+    label whatever the release's content digest in their path, so series survive a deploy."""
+    if request.url_rule is None:
+        return UNMATCHED_ROUTE
+    if request.url_rule.endpoint == "static":
+        return STATIC_ROUTE
+    return request.url_rule.rule
 
 
 def process_registry() -> CollectorRegistry:

@@ -7,6 +7,7 @@ import logging
 import re
 
 import pytest
+from flask import url_for
 
 from app import create_app, keys
 from app.observability.logs import JsonFormatter
@@ -256,3 +257,15 @@ def test_actions_share_one_budget_per_client_and_a_refused_one_changes_nothing(l
                       headers=elsewhere).get_json()["game"]
     assert other.post(f"{API}/games/{game['id']}/roll", json={"roll": 0},
                       headers=elsewhere).status_code == 200
+
+
+def test_static_files_count_under_one_route_whatever_the_release_digest(client):
+    """A static file's series is labelled without the content digest in its URL, so a deploy
+    (a new digest) continues the same series instead of starting new ones."""
+    with client.application.test_request_context():
+        css = url_for("static", filename="css/site.css")
+    assert client.get(css).status_code == 200
+    metrics = client.get("/metrics").get_data(as_text=True)
+    assert metric_value(metrics, "yacht_daily_http_requests_total", method="GET",
+                        route="/static/<path:filename>", status="200") >= 1
+    assert css.split("/")[2] not in metrics
