@@ -81,6 +81,9 @@ def init_app(app) -> None:
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    endpoints = limited_endpoints(app)
+    if not app.config["RATELIMIT_ENABLED"]:
+        return  # off: no limiter, no wrapper, no hook: nothing left to run on each request
     try:
         limiter = Limiter(get_remote_address, app=app)
     except RedisClusterException as error:
@@ -107,7 +110,7 @@ def init_app(app) -> None:
         "transfer": limiter.shared_limit(app.config["RATE_LIMIT_TRANSFER"], "transfer",
                                          methods=["POST"]),
     }
-    for endpoint, kind in limited_endpoints(app).items():
+    for endpoint, kind in endpoints.items():
         app.view_functions[endpoint] = decorators[kind](app.view_functions[endpoint])
 
     @app.after_request
