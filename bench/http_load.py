@@ -1,6 +1,7 @@
-"""What the HTTP benchmarks (bench_api.py, bench_load.py) share: a bare Flask endpoint to set
-the service beside, a server subprocess on a loopback port, one request per connection, players
-who play whole games while every latency is recorded by kind of request, and quantiles.
+"""What the HTTP benchmarks (bench_api.py, bench_load.py, bench_overhead.py) share: a bare Flask
+endpoint and the floor (the bare endpoint plus one EVALSHA on Redis) to set the service beside,
+a server subprocess on a loopback port, one request per connection, players who play whole
+games while every latency is recorded by kind of request, and quantiles.
 """
 
 import http.client
