@@ -6,8 +6,9 @@ three under deploy/gunicorn.conf.py with the same worker count.
 The three servers run side by side and take turns in short slices (``--slice`` seconds each,
 ``--rounds`` rounds, the order rotated every round), so the machine's noise hits them alike.
 Each slice reads the gunicorn CPU time (master and workers, from /proc) and the Redis CPU time
-before and after. Prints, per worker count, CPU ms per request, requests/s (actions/s for the
-service) and the service's ratios to both references.
+before and after, and the count of commands Redis ran. Prints, per worker count, CPU ms per
+request, requests/s (actions/s for the service), Redis commands per request (a script or a
+command of a pipeline counts one) and the service's ratios to both references.
 
     .venv/bin/python bench/bench_overhead.py --workers 1,2 --players 8 --slice 3 --rounds 4
 
@@ -58,10 +59,13 @@ class Tally:
     seconds: float = 0.0
     cpu: float = 0.0
     redis_cpu: float = 0.0
+    redis_commands: int = 0
     errors: Counter = field(default_factory=Counter)
 
-    def add(self, measures: Measures, seconds: float, cpu: float, redis_cpu: float) -> None:
+    def add(self, measures: Measures, seconds: float, cpu: float, redis_cpu: float,
+            redis_commands: int) -> None:
         """Add one slice."""
+        self.redis_commands += redis_commands
         self.requests += measures.requests
         self.actions += measures.actions
         self.seconds += seconds
@@ -113,9 +117,23 @@ def post_until(kind: str, port: int, number: int, measures: Measures, deadline: 
         number += 1
 
 
+def redis_commands(redis_url: str) -> int:
+    """How many commands the Redis server has run for its clients (a script counts once)."""
+    from app.store import connect
+
+    return connect(redis_url).info("stats")["total_commands_processed"]
+
+
+def counting_overhead(redis_url: str) -> int:
+    """The commands one reading of the count costs (its connection's handshake and INFO)."""
+    first = redis_commands(redis_url)
+    return redis_commands(redis_url) - first
+
+
 def run_slice(target: str, server, players: int, seconds: float, redis_url: str,
-              date: str, seed: int) -> tuple[Measures, float, float, float]:
-    """Load one server for ``seconds``: (measures, wall, gunicorn CPU, Redis CPU)."""
+              date: str, seed: int, overhead: int) -> tuple[Measures, float, float, float, int]:
+    """Load one server for ``seconds``: (measures, wall, gunicorn CPU, Redis CPU, Redis
+    commands less the ``overhead`` of reading their count)."""
     measures = Measures()
     deadline = time.monotonic() + seconds
     if target == SERVICE:
@@ -127,10 +145,12 @@ def run_slice(target: str, server, players: int, seconds: float, redis_url: str,
             """One client thread."""
             post_until(target, server.port, n * 100000, measures, deadline)
     cpu, redis_cpu = gunicorn_cpu_seconds(server.process.pid), redis_cpu_seconds(redis_url)
+    commands = redis_commands(redis_url)
     wall = run_players(players, list(range(players)), work)
+    commands = redis_commands(redis_url) - commands - overhead
     cpu = gunicorn_cpu_seconds(server.process.pid) - cpu
     redis_cpu = redis_cpu_seconds(redis_url) - redis_cpu
-    return measures, wall, cpu, redis_cpu
+    return measures, wall, cpu, redis_cpu, commands
 
 
 def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
@@ -145,14 +165,16 @@ def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
                                              reference="floor_app")
         servers[BARE_KIND] = start_gunicorn(workdir, workers, "sync", 1, {}, bare=True)
         date = dt.datetime.now(dt.UTC).date().isoformat()
+        overhead = counting_overhead(redis_url)
         for target in TARGETS:  # warm every worker: imports, caches, connections
-            run_slice(target, servers[target], args.players, 1.0, redis_url, date, -1)
+            run_slice(target, servers[target], args.players, 1.0, redis_url, date, -1, overhead)
         tallies = {target: Tally() for target in TARGETS}
         for round_number in range(args.rounds):
             shift = round_number % len(TARGETS)
             for target in TARGETS[shift:] + TARGETS[:shift]:
                 tallies[target].add(*run_slice(target, servers[target], args.players,
-                                               args.slice, redis_url, date, round_number))
+                                               args.slice, redis_url, date, round_number,
+                                               overhead))
         return tallies
     finally:
         for server in servers.values():
@@ -166,14 +188,15 @@ def print_table(args, results: dict[int, dict[str, Tally]]) -> None:
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end")
     print()
     print("| workers | target | requests | req/s | actions/s | CPU ms/req gunicorn + redis "
-          "| errors |")
-    print("|--:|---|--:|--:|--:|--:|--:|")
+          "| Redis commands/req | errors |")
+    print("|--:|---|--:|--:|--:|--:|--:|--:|")
     for workers, tallies in results.items():
         for target, tally in tallies.items():
             actions = f"{tally.actions / tally.seconds:.0f}" if target == SERVICE else "-"
             print(f"| {workers} | {target} | {tally.requests} | "
                   f"{tally.requests / tally.seconds:.0f} | {actions} | {tally.cpu_ms():.2f} + "
                   f"{1000 * tally.redis_cpu / max(1, tally.requests):.2f} | "
+                  f"{tally.redis_commands / max(1, tally.requests):.2f} | "
                   f"{sum(tally.errors.values())} |")
     print()
     print("| workers | CPU/req ÷ floor | CPU/req ÷ bare | actions/s ÷ floor req/s |")
