@@ -7,8 +7,9 @@ The three servers run side by side and take turns in short slices (``--slice`` s
 ``--rounds`` rounds, the order rotated every round), so the machine's noise hits them alike.
 Each slice reads the gunicorn CPU time (master and workers, from /proc) and the Redis CPU time
 before and after, and the count of commands Redis ran. Prints, per worker count, CPU ms per
-request, requests/s (actions/s for the service), Redis commands per request (a script or a
-command of a pipeline counts one) and the service's ratios to both references.
+request, requests/s (actions/s for the service), Redis commands per request (those sent and
+those scripts called: the floor's one round trip counts 3) and the service's ratios to both
+references.
 
     .venv/bin/python bench/bench_overhead.py --workers 1,2 --players 8 --slice 3 --rounds 4
 
@@ -118,7 +119,8 @@ def post_until(kind: str, port: int, number: int, measures: Measures, deadline: 
 
 
 def redis_commands(redis_url: str) -> int:
-    """How many commands the Redis server has run for its clients (a script counts once)."""
+    """How many commands the Redis server has run: those its clients sent, and those their
+    scripts called (the floor's one EVALSHA counts 3: itself, LLEN and RPUSH)."""
     from app.store import connect
 
     return connect(redis_url).info("stats")["total_commands_processed"]
@@ -188,7 +190,7 @@ def print_table(args, results: dict[int, dict[str, Tally]]) -> None:
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end")
     print()
     print("| workers | target | requests | req/s | actions/s | CPU ms/req gunicorn + redis "
-          "| Redis commands/req | errors |")
+          "| Redis commands/req, in scripts too | errors |")
     print("|--:|---|--:|--:|--:|--:|--:|--:|")
     for workers, tallies in results.items():
         for target, tally in tallies.items():
