@@ -6,8 +6,11 @@ are raised as ApiError / core errors and rendered by ``errors``.
 
 import json
 import re
+from functools import lru_cache
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from fairness import DAILY_RULESETS, audit
 
@@ -40,10 +43,17 @@ MAX_DAY_PAGE = 1000
 
 def language() -> str:
     """The request's language: ``?lang=`` if it is ``en`` or ``fr``, else Accept-Language."""
-    asked = request.args.get("lang")
+    asked = request.args.get("lang") if request.query_string else None
     if asked in LANGUAGES:
         return asked
-    return request.accept_languages.best_match(LANGUAGES, default="en")
+    return _best_language(request.headers.get("Accept-Language", ""))
+
+
+@lru_cache(maxsize=256)
+def _best_language(accept_language: str) -> str:
+    """Our language an Accept-Language header prefers (browsers send few distinct ones)."""
+    return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES,
+                                                                          default="en")
 
 
 def json_body() -> dict:

@@ -8,14 +8,22 @@ The cookie is ``Secure`` whenever the site is served over https: its public URL
 A transfer code is 10 characters of Crockford's base32 (50 random bits), shown as two groups of
 five, valid for TRANSFER_SECONDS and used at most once: redeeming it gives this browser the
 other device's identity, hence its history and its games in progress.
+
+The cookie is verified once per process (a bounded cache of the cookies already verified, their
+age still checked on every request) and signed again only when its content changes or when it
+was signed more than a day ago, which keeps its 400-day expiry sliding as before.
 """
 
 import datetime as dt
 import re
 import secrets
+import threading
+import time
+from collections import OrderedDict
 
 from flask import Flask, request, session
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from itsdangerous import BadSignature
 
 from .clock import format_timestamp
 from .errors import ApiError
@@ -29,10 +37,76 @@ CODE_ATTEMPTS = 5
 CODE_SEPARATORS = re.compile(r"[\s-]+")
 CODE_LOOKALIKES = str.maketrans("OIL", "011")
 CODE_FORMAT = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+VERIFIED_CACHE_SIZE = 4096
+RESIGN_AFTER_SECONDS = 24 * 3600
+
+
+class PlayerSession(SecureCookieSession):
+    """The session of one request, with when its cookie was signed (None: no valid cookie)."""
+
+    signed_at: float | None = None
 
 
 class PlayerCookie(SecureCookieSessionInterface):
-    """Flask's signed cookie session, marked Secure whenever the site is on https."""
+    """Flask's signed cookie session, marked Secure whenever the site is on https, verified once
+    per process and re-signed only when it changes or is a day old."""
+
+    session_class = PlayerSession
+
+    def __init__(self):
+        """Start with no serializer and no verified cookie."""
+        self._serializer = None
+        self._serializer_keys = None
+        self._verified: OrderedDict[str, tuple[dict, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_signing_serializer(self, app: Flask):
+        """Flask's serializer, built once for as long as the app's keys stay the same."""
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        if self._serializer_keys != keys:
+            self._serializer = super().get_signing_serializer(app)
+            self._serializer_keys = keys
+            with self._lock:
+                self._verified.clear()
+        return self._serializer
+
+    def open_session(self, app: Flask, request) -> PlayerSession | None:
+        """The session of the request's cookie: verified (signature and age) unless this
+        process verified this very cookie already, whose age is then checked again."""
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        max_age = app.permanent_session_lifetime.total_seconds()
+        with self._lock:
+            known = self._verified.get(value)
+        if known is None:
+            try:
+                data, signed = serializer.loads(value, max_age=int(max_age),
+                                                return_timestamp=True)
+            except BadSignature:
+                return self.session_class()
+            known = (data, signed.timestamp())
+            with self._lock:
+                self._verified[value] = known
+                while len(self._verified) > VERIFIED_CACHE_SIZE:
+                    self._verified.popitem(last=False)
+        data, signed_at = known
+        if time.time() - signed_at > max_age:
+            return self.session_class()
+        opened = self.session_class(data)
+        opened.signed_at = signed_at
+        return opened
+
+    def should_set_cookie(self, app: Flask, session) -> bool:
+        """Sign it again when it changed, or when a permanent one is more than a day old."""
+        if session.modified:
+            return True
+        signed_at = getattr(session, "signed_at", None)
+        return bool(session.permanent and (
+            signed_at is None or time.time() - signed_at > RESIGN_AFTER_SECONDS))
 
     def get_cookie_secure(self, app: Flask) -> bool:
         """Secure if configured so, if the public URL is https, or if this request is."""

@@ -62,13 +62,16 @@ UNREACHABLE_LIMIT = "1000000/minute"
 
 
 def start_gunicorn(workdir: Path, workers: int, worker_class: str, threads: int, env: dict,
-                   bare: bool = False, rate_limits: bool = False) -> ServerProcess:
+                   bare: bool = False, rate_limits: bool = False,
+                   reference: str = "bare_app") -> ServerProcess:
     """gunicorn -c deploy/gunicorn.conf.py on a loopback port, serving the service (ready once
-    /readyz answers) or, if ``bare``, the bare endpoint."""
+    /readyz answers) or, if ``bare``, a reference endpoint of http_load (``reference``: the
+    bare endpoint, or ``floor_app``: the bare one plus one EVALSHA)."""
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
     if bare:
-        command += ["--pythonpath", str(Path(__file__).resolve().parent), "http_load:bare_app()"]
+        command += ["--pythonpath", str(Path(__file__).resolve().parent),
+                    f"http_load:{reference}()"]
     environment = {**os.environ, **env, "YACHT_DAILY_BIND": f"127.0.0.1:{port}",
                    "WEB_CONCURRENCY": str(workers), "YACHT_DAILY_WORKER_CLASS": worker_class,
                    "YACHT_DAILY_THREADS": str(threads), "YACHT_DAILY_RATE_LIMITS": "off"}

@@ -1,6 +1,7 @@
-"""What the HTTP benchmarks (bench_api.py, bench_load.py) share: a bare Flask endpoint to set
-the service beside, a server subprocess on a loopback port, one request per connection, players
-who play whole games while every latency is recorded by kind of request, and quantiles.
+"""What the HTTP benchmarks (bench_api.py, bench_load.py, bench_overhead.py) share: a bare Flask
+endpoint and the floor (the bare endpoint plus one EVALSHA on Redis) to set the service beside,
+a server subprocess on a loopback port, one request per connection, players who play whole
+games while every latency is recorded by kind of request, and quantiles.
 """
 
 import http.client
@@ -18,6 +19,16 @@ REQUEST_TIMEOUT = 10.0
 START_TIMEOUT = 30.0
 BARE_PATH = "/api/v1/bare"
 BARE_KIND = "bare"
+FLOOR_KIND = "floor"
+FLOOR_LIST_LENGTH = 64
+# The shape of an action's compare-and-set (compare a list's length, append one entry), on a
+# list of bounded length: one EVALSHA, one write, one fsync.
+FLOOR_SCRIPT = """
+local length = redis.call('LLEN', KEYS[1])
+if length >= tonumber(ARGV[2]) then redis.call('DEL', KEYS[1]) end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+return length
+"""
 ACTION_KINDS = ("roll", "score")
 
 
@@ -34,6 +45,29 @@ def bare_app():
         return jsonify({"ok": True, "roll": body.get("roll")})
 
     return bare
+
+
+def floor_app():
+    """The floor of an action: the bare endpoint plus one EVALSHA (a compare-and-set-shaped
+    write) on the Redis of ``REDIS_URL``, what an action would cost with nothing else to do."""
+    import os
+
+    import redis
+    from flask import Flask, jsonify, request
+
+    floor = Flask("floor")
+    client = redis.Redis.from_url(os.environ["REDIS_URL"], decode_responses=True)
+    append = client.register_script(FLOOR_SCRIPT)
+
+    @floor.post(BARE_PATH)
+    def compare_and_set():
+        """Parse the body, append it to a list in one script, answer a small JSON object."""
+        body = request.get_json()
+        length = append(keys=[f"{{floor}}:{body.get('roll', 0) % 100}"],
+                        args=[json.dumps(body), FLOOR_LIST_LENGTH])
+        return jsonify({"ok": True, "roll": body.get("roll"), "length": length})
+
+    return floor
 
 
 def bare_request(number: int) -> dict:

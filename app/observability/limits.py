@@ -4,7 +4,9 @@ of a day's games and transfer codes, in the same Redis.
 A refused request gets a 429 with Retry-After. Only answers that did something count (2xx): a
 404 on a junk id, a 400 on bad input, a 409, a 304 or a 429 spend nothing, so one client's
 mistakes do not eat the budget that everyone behind the same NAT shares; the transfer codes'
-budget counts every attempt (a refused redemption is what a code guesser spends). The counts
+budget counts every attempt (a refused redemption is what a code guesser spends). A request is
+counted as it arrives, in one Redis round trip that also refuses it past the limit, and an
+answer that did nothing gives its count back (a second round trip, only then). The counts
 are shared by every worker and every replica through Redis; if Redis is down, each process
 counts in memory until it is back. Behind a proxy the client address is the one the proxy
 reports (``PROXY_HOPS``).
@@ -15,6 +17,7 @@ import math
 import re
 import time
 
+from flask import request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from redis.exceptions import RedisClusterException
@@ -81,6 +84,9 @@ def init_app(app) -> None:
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    endpoints = limited_endpoints(app)
+    if not app.config["RATELIMIT_ENABLED"]:
+        return  # off: no limiter, no wrapper, no hook: nothing left to run on each request
     try:
         limiter = Limiter(get_remote_address, app=app)
     except RedisClusterException as error:
@@ -92,23 +98,35 @@ def init_app(app) -> None:
     # The limit decorators hold the limiter weakly: the app keeps it alive.
     app.extensions[LIMITER_EXTENSION] = limiter
     # Rolls and scorings share one budget, and so do making and redeeming transfer codes;
-    # creation, verification and day pages have their own.
+    # creation, verification and day pages have their own. Each request is counted as it comes
+    # (one Redis round trip, INCR, which also refuses it past the limit); an answer that is not a
+    # 2xx gives its count back (refund_unsuccessful), except on the transfer codes' budget.
     decorators = {
-        "create": limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"],
-                                deduct_when=succeeded),
+        "create": limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"]),
         "action": limiter.shared_limit(app.config["RATE_LIMIT_ACTIONS"], "actions",
-                                       methods=["POST"], deduct_when=succeeded),
-        "verify": limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"],
-                                deduct_when=succeeded),
+                                       methods=["POST"]),
+        "verify": limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"]),
         # HEAD runs the whole view too (Flask answers it with GET's): limited alike.
-        "day-games": limiter.limit(app.config["RATE_LIMIT_DAY_GAMES"], methods=["GET", "HEAD"],
-                                   deduct_when=succeeded),
+        "day-games": limiter.limit(app.config["RATE_LIMIT_DAY_GAMES"], methods=["GET", "HEAD"]),
         # Every attempt counts here, a refused one too: it is a code guesser's budget.
         "transfer": limiter.shared_limit(app.config["RATE_LIMIT_TRANSFER"], "transfer",
                                          methods=["POST"]),
     }
-    for endpoint, kind in limited_endpoints(app).items():
+    for endpoint, kind in endpoints.items():
         app.view_functions[endpoint] = decorators[kind](app.view_functions[endpoint])
+
+    refundable = {endpoint for endpoint, kind in endpoints.items() if kind != "transfer"}
+
+    @app.after_request
+    def refund_unsuccessful(response):
+        """Give back what an answer that did nothing (not a 2xx, a 429 included) counted."""
+        if request.endpoint in refundable and not succeeded(response):
+            for counted in limiter.current_limits:
+                try:
+                    limiter.limiter.hit(counted.limit, *counted.request_args, cost=-1)
+                except Exception:  # as Flask-Limiter's own deductions do (SWALLOW_ERRORS)
+                    log.exception("could not give a rate limit count back")
+        return response
 
     @app.after_request
     def tell_when_to_retry(response):

@@ -8,14 +8,15 @@ access log line included (gunicorn reads it back from the response header).
 import datetime as dt
 import json
 import logging
+import os
 import re
 import sys
-import uuid
 
 from flask import g, has_request_context, request
 from gunicorn.glogging import Logger as GunicornLogger
 
 REQUEST_ID_HEADER = "X-Request-ID"
+REQUEST_ID_LOWER = REQUEST_ID_HEADER.lower()
 REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 APP_LOGGER = "app"
 APP_HANDLER_MARK = "yacht_daily_handler"
@@ -59,7 +60,7 @@ def incoming_request_id() -> str:
     given = request.headers.get(REQUEST_ID_HEADER, "")
     if REQUEST_ID_PATTERN.fullmatch(given):
         return given
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()
 
 
 def init_app(app) -> None:
@@ -108,13 +109,14 @@ class GunicornJsonLogger(GunicornLogger):
         """Write one JSON access line: method, path, status, bytes, duration, client, request id."""
         if not self.cfg.accesslog:
             return
-        headers = dict((name.lower(), value) for name, value in resp.headers)
+        request_id = next((value for name, value in resp.headers
+                           if name.lower() == REQUEST_ID_LOWER), None)
         status = resp.status.split(None, 1)[0] if isinstance(resp.status, str) else resp.status
         duration_ms = request_time.total_seconds() * 1000
         self.access_log.info(
             "%s %s %s", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"), status,
             extra={
-                "request_id": headers.get(REQUEST_ID_HEADER.lower()),
+                "request_id": request_id,
                 "method": environ.get("REQUEST_METHOD"),
                 "path": environ.get("PATH_INFO"),
                 "query": environ.get("QUERY_STRING") or None,

@@ -46,6 +46,27 @@ REVEAL_FAILURES = Counter(
     "Reveal attempts that failed, by the type of the error that caused it.", ["error"])
 
 
+class LabelledChildren:
+    """A metric's children by label values, looked up once each: ``labels()`` takes a lock and
+    validates the labels on every call; the set of (method, route, status) is small."""
+
+    def __init__(self, metric):
+        """Wrap ``metric``."""
+        self.metric = metric
+        self.children = {}
+
+    def get(self, *values: str):
+        """The child for these label values."""
+        child = self.children.get(values)
+        if child is None:
+            child = self.children[values] = self.metric.labels(*values)
+        return child
+
+
+REQUEST_COUNTS = LabelledChildren(REQUESTS)
+LATENCIES = LabelledChildren(LATENCY)
+
+
 def route_label() -> str:
     """The matched URL rule (bounded cardinality), never the raw path; static files under one
     label whatever the release's content digest in their path, so series survive a deploy."""
@@ -84,10 +105,10 @@ def init_app(app) -> None:
     def count_request(response):
         """Count the request by route and status and record its duration."""
         route = route_label()
-        REQUESTS.labels(request.method, route, str(response.status_code)).inc()
-        if "request_started" in g:
-            LATENCY.labels(request.method, route).observe(
-                time.perf_counter() - g.request_started)
+        REQUEST_COUNTS.get(request.method, route, str(response.status_code)).inc()
+        started = g.get("request_started")
+        if started is not None:
+            LATENCIES.get(request.method, route).observe(time.perf_counter() - started)
         if response.status_code == 429:
             RATE_LIMITED.labels(route).inc()
         return response

@@ -25,8 +25,15 @@ SECURITY_HEADERS = {
 }
 
 
+_SECURITY_HEADER_NAMES = {name.lower(): name for name in SECURITY_HEADERS}
+
+
 def add_security_headers(response):
-    """Set each security header the response does not already carry."""
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+    """Set each security header the response does not already carry (one pass over its
+    headers, not one search per security header)."""
+    headers = response.headers
+    present = {name.lower() for name, _ in headers.items()}
+    for lowered, name in _SECURITY_HEADER_NAMES.items():
+        if lowered not in present:
+            headers.add(name, SECURITY_HEADERS[name])
     return response

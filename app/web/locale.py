@@ -27,16 +27,22 @@ def select_locale() -> str:
     )
 
 
+VARY_ON_LANGUAGE = "Accept-Language, Cookie"
+
+
 def remember_language(response):
-    """Keep a language chosen with ``?lang=`` in a cookie so that it sticks across pages."""
-    chosen = requested_language()
-    if chosen and request.cookies.get(LANG_COOKIE) != chosen:
-        response.set_cookie(
-            LANG_COOKIE, chosen, max_age=LANG_COOKIE_SECONDS, samesite="Lax", httponly=True
-        )
-    if not requested_language():
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
+    """Keep a language chosen with ``?lang=`` in a cookie so that it sticks across pages; an
+    answer in the language the browser or the cookie picked varies on both."""
+    chosen = requested_language() if request.query_string else None
+    if chosen:
+        if request.cookies.get(LANG_COOKIE) != chosen:
+            response.set_cookie(
+                LANG_COOKIE, chosen, max_age=LANG_COOKIE_SECONDS, samesite="Lax", httponly=True
+            )
+    elif "Vary" not in response.headers:
+        response.headers["Vary"] = VARY_ON_LANGUAGE
+    else:
+        response.vary.update(("Accept-Language", "Cookie"))
     return response
 
 

@@ -1,0 +1,240 @@
+"""Per-request overhead of an action, against two references in the same run: the service
+(whole games, new players) beside a bare Flask JSON endpoint and the **floor** (the bare
+endpoint plus one EVALSHA, a compare-and-set-shaped write, on the same embedded Redis), all
+three under deploy/gunicorn.conf.py with the same worker count.
+
+The three servers run side by side and take turns in short slices (``--slice`` seconds each,
+``--rounds`` rounds, the order rotated every round), so the machine's noise hits them alike.
+Each slice reads the gunicorn CPU time (master and workers, from /proc) and the Redis CPU time
+before and after, and the count of commands Redis ran. Prints, per worker count, CPU ms per
+request, requests/s (actions/s for the service), Redis commands per request (those sent and
+those scripts called: the floor's one round trip counts 3) and the service's ratios to both
+references.
+
+    .venv/bin/python bench/bench_overhead.py --workers 1,2 --players 8 --slice 3 --rounds 4
+
+``--rate-limits`` counts the service's requests against (unreachable) limits in Redis, as
+production runs them. Loopback only; at most 32 players, 10 s slices, 20 rounds.
+"""
+
+import argparse
+import datetime as dt
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench_load import (
+    RULESETS,
+    gunicorn_cpu_seconds,
+    redis_cpu_seconds,
+    start_gunicorn,
+)
+from http_load import BARE_KIND, BARE_PATH, FLOOR_KIND, Measures, bare_request, run_players
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT)]
+
+from app import keys  # noqa: E402
+from app.days import earliest_today  # noqa: E402
+from app.embedded import EmbeddedRedis  # noqa: E402
+
+MAX_PLAYERS = 32
+MAX_SLICE = 10.0
+MAX_ROUNDS = 20
+SERVICE = "service"
+TARGETS = (SERVICE, FLOOR_KIND, BARE_KIND)
+
+
+@dataclass
+class Tally:
+    """What one target accumulated over its slices."""
+
+    requests: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    cpu: float = 0.0
+    redis_cpu: float = 0.0
+    redis_commands: int = 0
+    errors: Counter = field(default_factory=Counter)
+
+    def add(self, measures: Measures, seconds: float, cpu: float, redis_cpu: float,
+            redis_commands: int) -> None:
+        """Add one slice."""
+        self.redis_commands += redis_commands
+        self.requests += measures.requests
+        self.actions += measures.actions
+        self.seconds += seconds
+        self.cpu += cpu
+        self.redis_cpu += redis_cpu
+        self.errors.update(measures.errors)
+
+    def cpu_ms(self) -> float:
+        """Gunicorn CPU ms per request."""
+        return 1000 * self.cpu / max(1, self.requests)
+
+
+def play_until(port: int, date: str, rng: random.Random, measures: Measures,
+               deadline: float) -> None:
+    """New players play whole games (as bench_load's do) until ``deadline``."""
+    while time.monotonic() < deadline:
+        status, answer, set_cookie = measures.timed(
+            "create", port, "POST", "/api/v1/games",
+            {"ruleset": rng.choice(RULESETS), "date": date})
+        if status not in (200, 201):
+            return
+        cookie = set_cookie.split(";", 1)[0]
+        state = answer["game"]
+        while state["status"] == "playing" and time.monotonic() < deadline:
+            if state["dice"] is not None and (state["rolls_left"] == 0 or rng.random() < 0.4):
+                box = max(state["allowed"], key=lambda b: (state["previews"][b], rng.random()))
+                kind, body = "score", {"category": box}
+            else:
+                hold = [False] * 5
+                if state["dice"] is not None:
+                    face = Counter(state["dice"]).most_common(1)[0][0]
+                    hold = [die == face for die in state["dice"]]
+                kind, body = "roll", {"hold": hold}
+            status, answer, _ = measures.timed(
+                kind, port, "POST", f"/api/v1/games/{state['id']}/{kind}",
+                {**body, "roll": state["next_action"]}, cookie)
+            if status != 200:
+                return
+            state = answer["game"]
+        if state["status"] == "finished":
+            with measures.lock:
+                measures.games += 1
+
+
+def post_until(kind: str, port: int, number: int, measures: Measures, deadline: float) -> None:
+    """POST roll-sized bodies to a reference endpoint until ``deadline``."""
+    while time.monotonic() < deadline:
+        measures.timed(kind, port, "POST", BARE_PATH, bare_request(number))
+        number += 1
+
+
+def redis_commands(redis_url: str) -> int:
+    """How many commands the Redis server has run: those its clients sent, and those their
+    scripts called (the floor's one EVALSHA counts 3: itself, LLEN and RPUSH)."""
+    from app.store import connect
+
+    return connect(redis_url).info("stats")["total_commands_processed"]
+
+
+def counting_overhead(redis_url: str) -> int:
+    """The commands one reading of the count costs (its connection's handshake and INFO)."""
+    first = redis_commands(redis_url)
+    return redis_commands(redis_url) - first
+
+
+def run_slice(target: str, server, players: int, seconds: float, redis_url: str,
+              date: str, seed: int, overhead: int) -> tuple[Measures, float, float, float, int]:
+    """Load one server for ``seconds``: (measures, wall, gunicorn CPU, Redis CPU, Redis
+    commands less the ``overhead`` of reading their count)."""
+    measures = Measures()
+    deadline = time.monotonic() + seconds
+    if target == SERVICE:
+        def work(n):
+            """One player thread."""
+            play_until(server.port, date, random.Random(seed * 1000 + n), measures, deadline)
+    else:
+        def work(n):
+            """One client thread."""
+            post_until(target, server.port, n * 100000, measures, deadline)
+    cpu, redis_cpu = gunicorn_cpu_seconds(server.process.pid), redis_cpu_seconds(redis_url)
+    commands = redis_commands(redis_url)
+    wall = run_players(players, list(range(players)), work)
+    commands = redis_commands(redis_url) - commands - overhead
+    cpu = gunicorn_cpu_seconds(server.process.pid) - cpu
+    redis_cpu = redis_cpu_seconds(redis_url) - redis_cpu
+    return measures, wall, cpu, redis_cpu, commands
+
+
+def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
+                  workers: int) -> dict[str, Tally]:
+    """Start the three servers on ``workers`` workers and run the interleaved slices."""
+    env = {"REDIS_URL": redis_url, "YACHT_DAILY_DATA_DIR": str(data_dir)}
+    servers = {}
+    try:
+        servers[SERVICE] = start_gunicorn(workdir, workers, "sync", 1, env,
+                                          rate_limits=args.rate_limits)
+        servers[FLOOR_KIND] = start_gunicorn(workdir, workers, "sync", 1, env, bare=True,
+                                             reference="floor_app")
+        servers[BARE_KIND] = start_gunicorn(workdir, workers, "sync", 1, {}, bare=True)
+        date = dt.datetime.now(dt.UTC).date().isoformat()
+        overhead = counting_overhead(redis_url)
+        for target in TARGETS:  # warm every worker: imports, caches, connections
+            run_slice(target, servers[target], args.players, 1.0, redis_url, date, -1, overhead)
+        tallies = {target: Tally() for target in TARGETS}
+        for round_number in range(args.rounds):
+            shift = round_number % len(TARGETS)
+            for target in TARGETS[shift:] + TARGETS[:shift]:
+                tallies[target].add(*run_slice(target, servers[target], args.players,
+                                               args.slice, redis_url, date, round_number,
+                                               overhead))
+        return tallies
+    finally:
+        for server in servers.values():
+            server.stop()
+
+
+def print_table(args, results: dict[int, dict[str, Tally]]) -> None:
+    """One Markdown table: each target's figures, then the service's ratios."""
+    print(f"{args.players} players, {args.rounds} rounds of {args.slice:g} s slices per "
+          f"target, sync workers, rate limits {'counted' if args.rate_limits else 'off'}, "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end")
+    print()
+    print("| workers | target | requests | req/s | actions/s | CPU ms/req gunicorn + redis "
+          "| Redis commands/req, in scripts too | errors |")
+    print("|--:|---|--:|--:|--:|--:|--:|--:|")
+    for workers, tallies in results.items():
+        for target, tally in tallies.items():
+            actions = f"{tally.actions / tally.seconds:.0f}" if target == SERVICE else "-"
+            print(f"| {workers} | {target} | {tally.requests} | "
+                  f"{tally.requests / tally.seconds:.0f} | {actions} | {tally.cpu_ms():.2f} + "
+                  f"{1000 * tally.redis_cpu / max(1, tally.requests):.2f} | "
+                  f"{tally.redis_commands / max(1, tally.requests):.2f} | "
+                  f"{sum(tally.errors.values())} |")
+    print()
+    print("| workers | CPU/req ÷ floor | CPU/req ÷ bare | actions/s ÷ floor req/s |")
+    print("|--:|--:|--:|--:|")
+    for workers, tallies in results.items():
+        service, floor, bare = (tallies[target] for target in TARGETS)
+        print(f"| {workers} | {service.cpu_ms() / floor.cpu_ms():.2f} | "
+              f"{service.cpu_ms() / bare.cpu_ms():.2f} | "
+              f"{(service.actions / service.seconds) / (floor.requests / floor.seconds):.2f} |")
+
+
+def main() -> None:
+    """Parse the options and run every worker count."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated")
+    parser.add_argument("--players", type=int, default=8)
+    parser.add_argument("--slice", type=float, default=3.0, help="seconds per slice")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--rate-limits", action="store_true",
+                        help="count the service's requests against (unreachable) limits")
+    args = parser.parse_args()
+    if not (1 <= args.players <= MAX_PLAYERS and 0 < args.slice <= MAX_SLICE
+            and 1 <= args.rounds <= MAX_ROUNDS):
+        parser.error(f"--players 1..{MAX_PLAYERS}, --slice up to {MAX_SLICE:g}, "
+                     f"--rounds 1..{MAX_ROUNDS}")
+    workdir = Path(tempfile.mkdtemp(prefix="yd-overhead-", dir="/tmp"))
+    try:
+        data_dir = workdir / "var"
+        keys.initialise(data_dir, earliest_today(dt.datetime.now(dt.UTC)), 30)
+        with EmbeddedRedis(workdir / "redis") as redis_server:
+            results = {workers: bench_workers(args, workdir, data_dir, redis_server.url, workers)
+                       for workers in (int(count) for count in args.workers.split(","))}
+        print_table(args, results)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
