@@ -134,9 +134,10 @@ def test_dates_at_the_edges_of_the_calendar_are_an_invalid_date(client, date):
 
 
 def test_the_last_and_first_dates_the_service_knows_are_served(client):
-    """9998-12-31 and 1970-01-01 (the bounds) are ordinary dates: no game can start, the
-    results page renders."""
-    for date in ("9998-12-31", "1970-01-01"):
+    """9998-12-31 and 1970-01-01 (the bounds) are ordinary dates: no game can start; the
+    results page renders the last, and is a plain 404 for the first (before the first epoch no
+    dice were ever dealt)."""
+    for date, page in (("9998-12-31", 200), ("1970-01-01", 404)):
         answer = client.post("/api/v1/games", json={"ruleset": "yacht", "date": date})
         assert answer.status_code == 409 and answer.get_json()["error"]["code"] == "date-not-today"
-        assert client.get(f"/results/{date}/yacht").status_code == 200
+        assert client.get(f"/results/{date}/yacht").status_code == page
