@@ -8,6 +8,7 @@ simulated game is the game ``play_bot_game`` plays on the same stream and genera
 and boxes are recorded for ``replay`` to play them again through fairness.Game.
 """
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,7 @@ from .tables import Table
 
 ROLLS_PER_TURN = 3
 STATES_PER_PLAN = 512  # turn-start states planned at once: keeps the plan arrays small
+GAMES_PER_BATCH = 20_000  # games simulated at once by play_seeded
 
 
 def _hand_lookup() -> np.ndarray:
@@ -229,30 +231,41 @@ def replay(table: Table, simulated: SimulatedGames, index: int, stream: DiceStre
     return game
 
 
-def play_seeded(table: Table, level: Level, seed: int, count: int) -> list[Game]:
+def play_seeded(table: Table, level: Level, seed: int, count: int) -> Iterator[Game]:
     """Games ``0 .. count - 1`` of run ``seed``: decided in batches, played through fairness.Game.
 
     Each game's every action is applied by fairness.Game on the game's own stream, so every
-    move is checked by the rules and the scores are fairness's.
+    move is checked by the rules and the scores are fairness's. Batches of GAMES_PER_BATCH
+    games bound the memory.
     """
-    games = seeded_games(seed, count, table.ruleset_id, table.rules.boxes)
-    simulated = simulate(table, level, games)
-    return [replay(table, simulated, index, seeded_game(seed, index, table.ruleset_id)[0])
-            for index in range(count)]
+    for start in range(0, count, GAMES_PER_BATCH):
+        size = min(GAMES_PER_BATCH, count - start)
+        games = seeded_games(seed, size, table.ruleset_id, table.rules.boxes, start)
+        simulated = simulate(table, level, games)
+        for offset in range(size):
+            stream = seeded_game(seed, start + offset, table.ruleset_id)[0]
+            yield replay(table, simulated, offset, stream)
 
 
-def summary(games: list[Game]) -> dict:
+def summary(games: Iterable[Game]) -> dict:
     """Mean and standard deviation (n - 1) of the final scores, and the share of games with
     the upper bonus and with 50 in the five-of-a-kind box."""
-    if not games:
+    scores, bonuses, fifties, five = [], 0, 0, None
+    for game in games:
+        if five is None:
+            rules = sheet_rules(game.ruleset)
+            five = rules.box_ids[fifty_box(rules)]
+        totals = game.totals()
+        scores.append(totals.total)
+        bonuses += totals.upper_bonus > 0
+        fifties += game.boxes[five] == 50
+    if not scores:
         raise ValueError("no games to summarise")
-    rules = sheet_rules(games[0].ruleset)
-    five = rules.box_ids[fifty_box(rules)]
-    scores = np.array([game.totals().total for game in games], dtype=np.float64)
+    values = np.array(scores, dtype=np.float64)
     return {
-        "games": len(games),
-        "mean": float(scores.mean()),
-        "stdev": float(scores.std(ddof=1)) if len(games) > 1 else 0.0,
-        "upper_bonus_rate": sum(game.totals().upper_bonus > 0 for game in games) / len(games),
-        "five_of_a_kind_50_rate": sum(game.boxes[five] == 50 for game in games) / len(games),
+        "games": len(scores),
+        "mean": float(values.mean()),
+        "stdev": float(values.std(ddof=1)) if len(scores) > 1 else 0.0,
+        "upper_bonus_rate": bonuses / len(scores),
+        "five_of_a_kind_50_rate": fifties / len(scores),
     }
