@@ -230,11 +230,11 @@ class Bot:
             self._plan = plan_turns(self.table, self.level,
                                     *(np.array([part]) for part in state))
             self._state = state
-        values = choice_values(self._plan, self.level, np.array([0]),
-                               np.array([HAND_INDEX[position.hand()]]), game.rolls_left,
-                               np.array([position.total()]))
+        hand = HAND_INDEX[position.hand()]
+        values = choice_values(self._plan, self.level, np.array([0]), np.array([hand]),
+                               game.rolls_left, np.array([position.total()]))
         column = int(pick(values, self.level.temperature, np.array([self.rng.random()]))[0])
-        return action_for(self.table.rules, game.dice, int(HAND_INDEX[position.hand()]), column)
+        return action_for(self.table.rules, game.dice, hand, column)
 
 
 def action_for(rules: SheetRules, dice: tuple[int, ...], hand: int, column: int) -> Action:

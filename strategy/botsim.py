@@ -21,6 +21,7 @@ from .bots import (
     Level,
     Roll,
     Score,
+    TurnPlan,
     apply,
     choice_values,
     pick,
@@ -80,8 +81,6 @@ class SeededGames:
     (count, rolls): each game's draws, one per decision.
     """
 
-    seed: int
-    start: int
     dice: np.ndarray
     uniforms: np.ndarray
 
@@ -96,7 +95,7 @@ def seeded_games(seed: int, count: int, ruleset_id: str, boxes: int,
         stream, rng = seeded_game(seed, start + offset, ruleset_id)
         dice[offset] = np.array(stream.dice(5 * rolls), dtype=np.int8).reshape(rolls, 5)
         uniforms[offset] = rng.random(rolls)
-    return SeededGames(seed, start, dice, uniforms)
+    return SeededGames(dice, uniforms)
 
 
 @dataclass(frozen=True)
@@ -154,7 +153,7 @@ class _Batch:
             games = order[bounds[part] : bounds[part + 1]]
             self._play_group(turn, plan, games, inverse[games] - start)
 
-    def _play_group(self, turn: int, plan, games: np.ndarray, states: np.ndarray) -> None:
+    def _play_group(self, turn: int, plan: TurnPlan, games: np.ndarray, states: np.ndarray) -> None:
         """Play one turn of ``games``, whose states are rows ``states`` of ``plan``."""
         dice = self.games.dice[games, self.rolls_taken[games]]
         self.rolls_taken[games] += 1
@@ -178,7 +177,7 @@ class _Batch:
             dice = np.where(holds, dice, self.games.dice[games, self.rolls_taken[games]])
             self.rolls_taken[games] += 1
 
-    def _score(self, turn: int, plan, games: np.ndarray, states: np.ndarray,
+    def _score(self, turn: int, plan: TurnPlan, games: np.ndarray, states: np.ndarray,
                hands: np.ndarray, boxes: np.ndarray) -> None:
         """Fill box ``boxes[i]`` of game ``games[i]`` with hand ``hands[i]``."""
         rules = self.table.rules
