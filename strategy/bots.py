@@ -1,0 +1,265 @@
+"""Bots with levels: the perfect policy, and weaker players who err as people do.
+
+A bot sees what a player sees (the sheet and the dice) and decides each keep and each box from
+*perceived* expected final scores, then picks one choice with a softmax of those values. Every
+level is four numbers (docs/strategy.md, "Bots"):
+
+- ``temperature`` (points): a choice is taken with probability proportional to
+  ``exp((value - best) / temperature)``, so a mistake gets rarer the more it costs in
+  expectation; 0 always takes the best perceived choice, with the engine's tie-break;
+- ``future_weight``: the weight of the points still to come against the points a box gives
+  now (1 plans ahead perfectly, 0 is greedy by immediate points);
+- ``bonus_weight``: how much of the upper bonus the bot believes in, now and to come (its
+  values blend the true table with the table of the same sheet without an upper bonus);
+- ``stop_bias`` (points): added to every box while rolls are left, so the bot stops rolling
+  when a box looks almost as good as rolling on.
+
+Within a turn the bot plans consistently with what it perceives: a keep is worth the mean of
+the perceived values of the hands it can lead to. Each decision (every action with dice
+showing) draws exactly one uniform number from the bot's generator, whatever the level, so a
+game is a deterministic function of its dice stream and its generator's seed.
+"""
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from fairness import DiceStream, Game
+from fairness.game import NO_HOLD
+
+from .boxvalues import box_values
+from .dice import HAND_INDEX, KEEP_INDEX, KEEPS, best_sub_keep, keep_values_from, sub_keeps
+from .policy import TIE, hold_for
+from .position import Position
+from .sheetrules import SheetRules, sheet_rules
+from .solver import solve
+from .tables import Table
+
+GAME_DATE = "2026-01-01"  # the date every seeded bot game's dice stream is bound to
+SEED_DOMAIN = "yacht-daily/bot-game/v1"
+MAX_KEEPS = 31  # the distinct keeps of five different dice, keeping all five aside
+
+
+@dataclass(frozen=True)
+class Level:
+    """How a bot perceives and chooses (the module docstring defines each number)."""
+
+    name: str
+    temperature: float
+    future_weight: float = 1.0
+    bonus_weight: float = 1.0
+    stop_bias: float = 0.0
+
+    @property
+    def distorted(self) -> bool:
+        """True when the bot's values differ from the optimal expected final scores."""
+        return (self.future_weight, self.bonus_weight, self.stop_bias) != (1.0, 1.0, 0.0)
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", temperature=2.1, future_weight=0.3, bonus_weight=0.0, stop_bias=3.0),
+    "medium": Level("medium", temperature=0.6, future_weight=0.9, bonus_weight=0.3,
+                    stop_bias=0.5),
+    "hard": Level("hard", temperature=0.5, future_weight=1.0, bonus_weight=0.38),
+    "perfect": Level("perfect", temperature=0.0),
+}
+
+
+def get_level(name: str) -> Level:
+    """The level called ``name``; raise ValueError for an unknown one."""
+    try:
+        return LEVELS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot level {name!r}; expected one of "
+                         f"{', '.join(LEVELS)}") from None
+
+
+def _keep_choices() -> np.ndarray:
+    """(252, 31): for each hand, the keep index of its keeps but the whole hand, -1 padded.
+
+    Keeps are in the tie-break order: more dice held first, then the smaller tuple of values.
+    """
+    table = np.full((len(HAND_INDEX), MAX_KEEPS), -1, dtype=np.int64)
+    for hand, h in HAND_INDEX.items():
+        keeps = sorted((k for k in sub_keeps(hand) if k != hand), key=lambda k: (-len(k), k))
+        table[h, : len(keeps)] = [KEEP_INDEX[k] for k in keeps]
+    return table
+
+
+KEEP_CHOICES = _keep_choices()
+
+
+@lru_cache(maxsize=16)
+def _bonus_blind(ruleset_id: str, joker: str) -> tuple[SheetRules, np.ndarray, np.ndarray]:
+    """The sheet without its upper bonus: (rules, optimal values, all-zero values).
+
+    The zero table gives box values that are the points a box scores now (the +extra bonus
+    included, the upper bonus excluded).
+    """
+    blind = dataclasses.replace(sheet_rules(ruleset_id, joker), upper_bonus=0)
+    shape = (1 << blind.boxes, blind.upper_states, blind.flag_states)
+    return blind, solve(blind), np.zeros(shape)
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """A bot's perceived values for ``u`` turn-start states.
+
+    ``boxes`` (boxes, u, 252): each box for each final hand (``-inf`` when not allowed), the
+    points scored so far excluded; ``keeps[r]`` (462, u) each keep with ``r`` rolls left
+    (index 0 is None); ``immediate`` (boxes, u, 252): the points (with +extra bonus, without
+    the upper bonus) each box scores now.
+    """
+
+    boxes: np.ndarray
+    keeps: tuple[np.ndarray | None, ...]
+    immediate: np.ndarray
+
+
+def plan_turns(table: Table, level: Level, masks: np.ndarray, uppers: np.ndarray,
+               flags: np.ndarray) -> TurnPlan:
+    """The perceived values of ``level`` in the states (masks, capped uppers, flags)."""
+    rules = table.rules
+    blind, blind_values, zeros = _bonus_blind(rules.ruleset_id, rules.joker)
+    no_upper = np.zeros_like(uppers)
+    true = box_values(rules, table.values, masks, uppers, flags)
+    immediate = box_values(blind, zeros, masks, no_upper, flags)
+    boxes = true
+    if level.distorted:
+        allowed = np.isfinite(true)
+        now = np.where(allowed, immediate, 0.0)
+        later = level.bonus_weight * (np.where(allowed, true, 0.0) - now)
+        if level.bonus_weight != 1.0 and rules.upper_bonus:
+            unbonused = box_values(blind, blind_values, masks, no_upper, flags)
+            later += (1 - level.bonus_weight) * (np.where(allowed, unbonused, 0.0) - now)
+        boxes = np.where(allowed, now + level.future_weight * later, -np.inf)
+    final = boxes.max(axis=0).T  # (252, u): each hand's best box
+    keeps: list[np.ndarray | None] = [None]
+    hands = np.ascontiguousarray(final)
+    for _ in range(2):
+        keep = keep_values_from(hands)
+        keeps.append(keep)
+        hands = best_sub_keep(keep)
+        if level.stop_bias:
+            hands = np.maximum(hands, final + level.stop_bias)
+    return TurnPlan(boxes, tuple(keeps), immediate)
+
+
+def choice_values(plan: TurnPlan, level: Level, states: np.ndarray, hands: np.ndarray,
+                  rolls_left: int, totals: np.ndarray) -> np.ndarray:
+    """(n, boxes + 31): the perceived expected final score of every choice of ``n`` positions.
+
+    Position ``i`` is in plan state ``states[i]`` with hand index ``hands[i]`` and
+    ``totals[i]`` points scored. Columns: the boxes in sheet order, then the hand's keeps in
+    the tie-break order; ``-inf`` where a choice does not exist.
+    """
+    boxes = plan.boxes[:, states, hands].T + totals[:, None]
+    if rolls_left and level.stop_bias:
+        boxes = boxes + level.stop_bias
+    keeps = np.full((len(states), MAX_KEEPS), -np.inf)
+    if rolls_left:
+        index = KEEP_CHOICES[hands]
+        present = index >= 0
+        values = plan.keeps[rolls_left][np.where(present, index, 0), states[:, None]]
+        keeps = np.where(present, values + totals[:, None], -np.inf)
+    return np.concatenate([boxes, keeps], axis=1)
+
+
+def pick(values: np.ndarray, temperature: float, uniforms: np.ndarray) -> np.ndarray:
+    """The column chosen in each row of ``values`` from one uniform number in [0, 1) per row.
+
+    Temperature 0: the first column within TIE of the row's best (the tie-break order).
+    Otherwise the first column where the running sum of the softmax weights exceeds
+    ``uniform * their total``.
+    """
+    best = values.max(axis=1, keepdims=True)
+    if temperature == 0:
+        return np.argmax(values >= best - TIE, axis=1)
+    weights = np.exp((values - best) / temperature)
+    running = np.cumsum(weights, axis=1)
+    chosen = (running <= uniforms[:, None] * running[:, -1:]).sum(axis=1)
+    last = weights.shape[1] - 1 - np.argmax(weights[:, ::-1] > 0, axis=1)
+    return np.minimum(chosen, last)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Roll the dice not held (``hold``: five booleans)."""
+
+    hold: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class Score:
+    """Fill ``box`` with the dice showing."""
+
+    box: str
+
+
+Action = Roll | Score
+
+
+def apply(game: Game, action: Action, stream: DiceStream) -> Game:
+    """Play ``action`` on ``game`` through fairness.Game's own rules."""
+    if isinstance(action, Score):
+        return game.score(action.box)
+    return game.roll(list(action.hold), stream)
+
+
+class Bot:
+    """A bot of one level on one sheet, deciding turn by turn; it owns its generator."""
+
+    def __init__(self, table: Table, level: Level | str, rng: np.random.Generator):
+        """A bot playing ``table``'s sheet at ``level``, drawing its choices from ``rng``."""
+        self.table = table
+        self.level = get_level(level) if isinstance(level, str) else level
+        self.rng = rng
+        self._state: tuple[int, int, int] | None = None
+        self._plan: TurnPlan | None = None
+
+    def choose(self, game: Game) -> Action:
+        """The bot's next action in ``game``: the turn's first roll, a keep, or a box."""
+        if game.dice is None:
+            return Roll(NO_HOLD)
+        position = Position.from_game(game)
+        state = position.state(self.table.rules)
+        if state != self._state:
+            self._plan = plan_turns(self.table, self.level,
+                                    *(np.array([part]) for part in state))
+            self._state = state
+        hand = HAND_INDEX[position.hand()]
+        values = choice_values(self._plan, self.level, np.array([0]), np.array([hand]),
+                               game.rolls_left, np.array([position.total()]))
+        column = int(pick(values, self.level.temperature, np.array([self.rng.random()]))[0])
+        return action_for(self.table.rules, game.dice, hand, column)
+
+
+def action_for(rules: SheetRules, dice: tuple[int, ...], hand: int, column: int) -> Action:
+    """The action a ``choice_values`` column stands for, with these dice showing."""
+    if column < rules.boxes:
+        return Score(rules.box_ids[column])
+    return Roll(tuple(hold_for(tuple(dice), KEEPS[KEEP_CHOICES[hand, column - rules.boxes]])))
+
+
+def seeded_game(seed: int, index: int, ruleset_id: str) -> tuple[DiceStream, np.random.Generator]:
+    """Game ``index`` of run ``seed``: its dice stream and the bot's generator.
+
+    The stream's seed is sha256 of ``yacht-daily/bot-game/v1|<seed>|<index>`` (date
+    2026-01-01); the generator is numpy's PCG64 seeded with ``SeedSequence([seed, index])``.
+    """
+    digest = hashlib.sha256(f"{SEED_DOMAIN}|{seed}|{index}".encode()).digest()
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, index])))
+    return DiceStream(digest, GAME_DATE, ruleset_id), rng
+
+
+def play_bot_game(table: Table, level: Level | str, stream: DiceStream,
+                  rng: np.random.Generator) -> Game:
+    """A whole game of ``level`` on ``stream``, turn by turn through fairness.Game."""
+    bot = Bot(table, level, rng)
+    game = Game.new(stream.ruleset, stream.date)
+    while not game.finished:
+        game = apply(game, bot.choose(game), stream)
+    return game
