@@ -20,6 +20,13 @@ def choice_text(choice: dict, box_names: dict[str, str]) -> str:
     return " ".join(str(die) for die in choice["keep"]) or _("nothing")
 
 
+def best_text(choice: dict, box_names: dict[str, str]) -> str:
+    """The best choice as the page writes it: a box's name, or "keep …" (a reroll)."""
+    if choice["kind"] == "box":
+        return choice_text(choice, box_names)
+    return _("keep %(dice)s and roll", dice=choice_text(choice, box_names))
+
+
 def turn_steps(review: dict, box_names: dict[str, str]) -> list[dict]:
     """The review grouped by turn: each turn's rolls, each decision after a roll (the kept
     dice or the box, against the best choice) and the turn's sums."""
@@ -37,7 +44,7 @@ def turn_steps(review: dict, box_names: dict[str, str]) -> list[dict]:
             turn["steps"].append({
                 "kind": event["chosen"]["kind"],
                 "chosen": choice_text(event["chosen"], box_names),
-                "best": choice_text(event["best"], box_names),
+                "best": best_text(event["best"], box_names),
                 "optimal": event["loss"] < 0.005,
                 "loss": event["loss"],
             })
