@@ -23,11 +23,6 @@ def loaded_tables(directory):
     return source
 
 
-def reveal(app) -> list[str]:
-    """Reveal what is due on the app's clock, as the reveal job does."""
-    return app.extensions[EXTENSION].ledger.reveal_due()
-
-
 def play_with_policy(client, ruleset: str, date: str, table, choose=perfect_choice,
                      **extra) -> dict:
     """Play the client's game on (ruleset, date) to the end, each decision by ``choose(table,

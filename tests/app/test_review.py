@@ -6,7 +6,7 @@ import random
 import shutil
 
 import pytest
-from coachkit import coach_of, loaded_tables, play_with_policy, reveal
+from coachkit import coach_of, loaded_tables, play_with_policy
 from playkit import PLAY_DATE, call, play_to_end, start
 
 from app import coach as coach_module
@@ -32,8 +32,8 @@ def first_keep_wasted(table, position: Position) -> Choice:
     return perfect_choice(table, position)
 
 
-def test_the_owner_reads_the_review_once_finished_everyone_after_the_reveal(app, client,
-                                                                          clock, tables):
+def test_the_owner_reads_the_review_once_finished_everyone_after_the_reveal(app, client, clock,
+                                                                          reveal, tables):
     """Before the end: 409 for the owner, 403 for others; finished: the owner's; revealed:
     anyone's. Unknown ids are a 404 in the API's error format."""
     game = start(client, "yacht", PLAY_DATE)
@@ -63,7 +63,7 @@ def test_the_owner_reads_the_review_once_finished_everyone_after_the_reveal(app,
     assert sum(turn["loss"] for turn in review["turns"]) == pytest.approx(review["loss"])
 
     clock.set(REVEALED_AT)
-    reveal(app)
+    assert PLAY_DATE in reveal()
     status, public = call(stranger, "GET", f"/games/{game['id']}/review")
     assert (status, public) == (200, review)
 

@@ -39,6 +39,7 @@ def test_finish_see_the_figure_and_the_review_then_the_days_references(new_conte
     page.screenshot(path=str(SCREENSHOTS / "review-phone.png"), full_page=True)
 
     web_server.set_clock(REVEALED_AT)
+    web_server.wait_for_reveal(game["date"])
     references = wait_for_references(page, game["date"])
     page.goto(f"/results/{game['date']}/yacht")
     expect(page.locator("[data-references]")).to_have_text(
