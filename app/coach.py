@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import redis
-from redis.exceptions import LockError
+from redis.exceptions import LockError, RedisClusterException
 
 import strategy
 from fairness import DAILY_RULESETS, DiceStream
@@ -241,7 +241,7 @@ class Coach:
                 else:
                     self.skill.store_references(date, {})
             finally:
-                with contextlib.suppress(LockError, redis.RedisError):
+                with contextlib.suppress(LockError, redis.RedisError, RedisClusterException):
                     lease.release()
 
     def catch_up(self) -> None:
@@ -265,15 +265,18 @@ class Coach:
             self._thread.join()
 
     def _loop(self) -> None:
-        """A pass every ``poll_seconds``; a failed pass is logged and the next one retries."""
-        first = True
-        while not self._stop.wait(0 if first else self.poll_seconds):
+        """A pass every ``poll_seconds`` (the first at once, after ``catch_up``); a failed
+        pass is logged and the next one retries."""
+        caught_up, wait = False, 0.0
+        while not self._stop.wait(wait):
+            wait = self.poll_seconds
             try:
-                if first:
-                    first = False
+                if not caught_up:
                     self.catch_up()
+                    caught_up = True
                 self.run_once()
-            except redis.RedisError as error:
+            except (redis.RedisError, RedisClusterException) as error:
+                # no traceback: the requests' 503s say the same
                 log.warning("coach pass: storage unavailable (%s)", type(error).__name__)
             except Exception:
                 log.exception("coach pass failed")
