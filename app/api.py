@@ -13,6 +13,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from fairness import DAILY_RULESETS, audit
+from strategy import TablesNotReady
 
 from . import history, players
 from .clock import format_timestamp
@@ -36,6 +37,7 @@ MAX_BOARD_SIZE = 100
 BUCKET_WIDTH = 25
 DEFAULT_DAY_PAGE = 1000
 MAX_DAY_PAGE = 1000
+COMPUTING_RETRY_AFTER = "10"
 
 
 # ------------------------------------------------------------------ request helpers
@@ -243,7 +245,8 @@ def share(game_id: str):
     if not played.game.finished:
         raise ApiError(409, "not-finished", "The game is not finished yet.")
     link = current_app.config.get("PUBLIC_URL") or request.host_url
-    return Response(share_text(played, link, language()), mimetype="text/plain")
+    loss = services().coach.loss(played.record)
+    return Response(share_text(played, link, language(), loss), mimetype="text/plain")
 
 
 @bp.get("/games/<game_id>/proof")
@@ -291,6 +294,8 @@ def leaderboard(date: str, ruleset: str):
     limit = query_limit(DEFAULT_BOARD_SIZE, MAX_BOARD_SIZE)
     player = players.current_player()
     own = services().games.game_id(player, date, ruleset) if player else None
+    if board_order() == "skill":
+        return jsonify(skill_board(date, ruleset, limit, own))
     store = services().store
     board = store.board(date, ruleset, limit, own)
     names = store.names([game_id for game_id, _ in board.top])
@@ -312,6 +317,85 @@ def leaderboard(date: str, ruleset: str):
         "distribution": [{"from": low, "to": high, "count": count}
                          for (low, high), count in zip(bounds, counts, strict=True)],
     })
+
+
+# ------------------------------------------------------------------ the coach (issue 10)
+
+
+def tables_not_ready() -> ApiError:
+    """The 503 of an answer that needs a strategy table still being computed."""
+    error = ApiError(503, "tables-not-ready",
+                     "The strategy tables are being computed; try again shortly.")
+    error.headers["Retry-After"] = COMPUTING_RETRY_AFTER
+    return error
+
+
+def board_order() -> str:
+    """The leaderboard's ``?by=``: ``points`` (the default) or ``skill``, else a 400."""
+    order = request.args.get("by", "points")
+    if order not in ("points", "skill"):
+        raise ApiError(400, "invalid-order", "by must be 'points' or 'skill'.")
+    return order
+
+
+def skill_board(date: str, ruleset: str, limit: int, own: str | None) -> dict:
+    """The skill board of (date, sheet): fewest expected points lost first, then total."""
+    board = services().coach.skill.board(date, ruleset, limit, own)
+    names = services().store.names([game_id for game_id, _, _ in board.top])
+    top, rank, previous = [], 0, None
+    for position, ((_, lost, total), (pseudonym, name)) in enumerate(
+            zip(board.top, names, strict=True)):
+        if (lost, total) != previous:
+            rank, previous = position + 1, (lost, total)
+        top.append({"rank": rank, "player": pseudonym, "name": name or None,
+                    "loss": lost / 100, "total": total})
+    return {
+        "date": date,
+        "ruleset": ruleset,
+        "by": "skill",
+        "players": board.players,
+        "top": top,
+        "you": None if board.own is None else {"rank": board.own_rank,
+                                                "loss": board.own[0] / 100,
+                                                "total": board.own[1]},
+    }
+
+
+@bp.get("/games/<game_id>/review")
+def game_review(game_id: str):
+    """The review of a game against perfect play: the owner's once finished, anyone's once
+    its date is revealed."""
+    played = reviewable_game(game_id)
+    try:
+        review = services().coach.review(played.record)
+    except TablesNotReady:
+        raise tables_not_ready() from None
+    return jsonify({"game": played.record.id, "date": played.record.date,
+                    "player": played.record.player, "name": played.record.name or None,
+                    "total": played.game.totals().total, **review.to_json()})
+
+
+def reviewable_game(game_id: str) -> Played:
+    """The game if this caller may see its review, else the API's 403/404/409."""
+    played = visible_game(game_id)
+    if not played.game.finished and not services().ledger.is_revealed(played.record.date):
+        raise ApiError(409, "not-finished", "A game's review opens when the game is finished.")
+    return played
+
+
+@bp.get("/days/<date>/<ruleset>/references")
+def day_references(date: str, ruleset: str):
+    """A revealed day's perfect-policy game and perfect-foresight maximum on one sheet."""
+    date, ruleset = service_date(date), daily_ruleset(ruleset)
+    if not services().ledger.is_revealed(date):
+        raise ApiError(404, "not-revealed", f"{date} is not revealed yet.")
+    references = services().coach.references(date, ruleset)
+    if references is None:  # a 404 like ``not-revealed``: not there yet, soon
+        error = ApiError(404, "references-not-ready",
+                         "The day's references are being computed; try again shortly.")
+        error.headers["Retry-After"] = COMPUTING_RETRY_AFTER
+        raise error
+    return revealed_answer({"date": date, "ruleset": ruleset, **references})
 
 
 # ------------------------------------------------------------------ ledger and audit

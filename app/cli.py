@@ -189,7 +189,7 @@ def _command_app(data_dir: Path | None):
     with _redis_for(data_dir):
         from . import create_app
 
-        app = create_app()
+        app = create_app({"STRATEGY_BACKGROUND": False})  # a command, not a server
         with app.app_context():
             yield app
 

@@ -9,6 +9,7 @@ default each web worker runs a reveal thread; one at a time reveals, under a Red
 ``YACHT_DAILY_PUBLIC_URL``: the site's address used in share links (else the request's host);
 an https one also marks the player cookie Secure (as does a request that came over https).
 ``YACHT_DAILY_PROXY_HOPS``: how many reverse proxies in front set X-Forwarded-For/-Proto, 0.
+``YACHT_DAILY_STRATEGY_DIR``: where the strategy tables are kept, ``<data dir>/strategy``.
 ``YACHT_DAILY_LOG_LEVEL``: the app's log level, ``INFO``.
 ``YACHT_DAILY_LOG_FORMAT``: ``json`` (one object per line, the default) or ``text``.
 ``YACHT_DAILY_RATE_LIMITS``: ``off`` turns the rate limits off (on by default; off under
@@ -59,6 +60,7 @@ def settings_from_env() -> dict:
         "PERMANENT_SESSION_LIFETIME": dt.timedelta(days=PLAYER_COOKIE_DAYS),
         "JSON_SORT_KEYS": False,
         "PROXY_HOPS": int(os.environ.get("YACHT_DAILY_PROXY_HOPS") or 0),
+        "STRATEGY_DIR": os.environ.get("YACHT_DAILY_STRATEGY_DIR") or None,
         "LOG_LEVEL": os.environ.get("YACHT_DAILY_LOG_LEVEL") or "INFO",
         "LOG_FORMAT": os.environ.get("YACHT_DAILY_LOG_FORMAT") or "json",
         "RATE_LIMITS": os.environ.get("YACHT_DAILY_RATE_LIMITS") or None,

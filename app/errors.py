@@ -39,6 +39,7 @@ class ApiError(Exception):
         self.code = code
         self.message = message
         self.extra = extra
+        self.headers: dict[str, str] = {}  # e.g. Retry-After on a 503
 
 
 def error_response(status: int, code: str, message: str, **extra):
@@ -69,7 +70,9 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def handle_api_error(error: ApiError):
         """An error a route raised on purpose."""
-        return error_response(error.status, error.code, error.message, **error.extra)
+        response = error_response(error.status, error.code, error.message, **error.extra)
+        response.headers.update(error.headers)
+        return response
 
     @app.errorhandler(core.FairnessError)
     def handle_core_error(error: core.FairnessError):

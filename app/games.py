@@ -140,6 +140,7 @@ class GameService:
         self._games: OrderedDict[str, Played] = OrderedDict()
         self._streams: OrderedDict[tuple[str, str], DiceStream] = OrderedDict()
         self._first_games_noted: set[int] = set()
+        self.finish_listeners: list[Callable[[GameRecord], None]] = []  # the coach's skill board
 
     def window(self, date: str) -> DayWindow:
         """The date's window with this service's grace."""
@@ -239,6 +240,8 @@ class GameService:
                 if receipt is not None:
                     self.store.record_finished(record, receipt["total"],
                                                format_timestamp(self.clock()))
+                    for listener in self.finish_listeners:
+                        listener(record)
                 return applied
             played, fresh = self._remember(conflict), True
         raise GameConflict("busy", "The game changed too often meanwhile; try again.", played)

@@ -48,6 +48,7 @@ class LedgerService:
         self._published_epochs = 0
         self._checked_due: dt.date | None = None
         self._last_revealed: str | None = None
+        self.reveal_listeners: list[Callable[[str], None]] = []  # called with each date revealed
 
     # The epoch entries
 
@@ -111,10 +112,13 @@ class LedgerService:
             revealed = []
             for date in self._unrevealed_until(due):
                 try:
-                    if self._reveal(date):
-                        revealed.append(date)
+                    done = self._reveal(date)
                 except Exception as error:
                     raise RevealFailed(date, error) from error
+                if done:
+                    revealed.append(date)
+                    for listener in self.reveal_listeners:
+                        listener(date)
             self._checked_due = due
             return revealed
 

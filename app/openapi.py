@@ -184,6 +184,69 @@ _SCHEMAS = {
             "games": {"type": "array", "items": _ref("HistoryGame")},
         },
     },
+    "PointsBoard": {"type": "object", "required": [
+        "date", "ruleset", "players", "top", "you", "distribution"], "properties": {
+        "date": _DATE, "ruleset": _RULESET, "players": {"type": "integer"},
+        "top": {"type": "array", "items": {"type": "object", "properties": {
+            "rank": {"type": "integer"}, "player": {"type": "string"},
+            "name": {"type": ["string", "null"]}, "total": {"type": "integer"}}}},
+        "you": {"oneOf": [{"type": "object", "properties": {
+            "rank": {"type": "integer"}, "total": {"type": "integer"}}},
+            {"type": "null"}]},
+        "distribution": {"type": "array", "items": {"type": "object", "properties": {
+            "from": {"type": "integer"}, "to": {"type": "integer"},
+            "count": {"type": "integer"}}}}}},
+    "SkillBoard": {"type": "object", "required": [
+        "date", "ruleset", "by", "players", "top", "you"], "properties": {
+        "date": _DATE, "ruleset": _RULESET, "by": {"const": "skill"},
+        "players": {"type": "integer"},
+        "top": {"type": "array", "items": {"type": "object", "required": [
+            "rank", "player", "name", "loss", "total"], "properties": {
+            "rank": {"type": "integer"}, "player": {"type": "string"},
+            "name": {"type": ["string", "null"]}, "loss": {"type": "number", "minimum": 0},
+            "total": {"type": "integer"}}}},
+        "you": {"oneOf": [{"type": "object", "required": ["rank", "loss", "total"],
+                           "properties": {"rank": {"type": "integer"},
+                                          "loss": {"type": "number"},
+                                          "total": {"type": "integer"}}},
+                          {"type": "null"}]}}},
+    "Choice": {"type": "object", "required": ["kind", "expected"], "properties": {
+        "kind": {"type": "string", "enum": ["keep", "box"]},
+        "keep": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}},
+        "box": {"type": "string"}, "expected": {"type": "number"}}},
+    "Review": {"type": "object", "required": [
+        "game", "date", "ruleset", "player", "name", "total", "finished", "start", "value",
+        "loss", "luck", "decisions", "rolls", "turns"], "properties": {
+        "game": _GAME_ID, "date": _DATE, "ruleset": _RULESET, "player": {"type": "string"},
+        "name": {"type": ["string", "null"]}, "total": {"type": "integer"},
+        "finished": {"type": "boolean"}, "start": {"type": "number"},
+        "value": {"type": "number"}, "loss": {"type": "number"}, "luck": {"type": "number"},
+        "decisions": {"type": "array", "items": {"type": "object", "required": [
+            "turn", "action", "dice", "rolls_left", "best", "chosen", "loss"], "properties": {
+            "turn": {"type": "integer"}, "action": {"type": "integer"},
+            "dice": {"type": "array", "items": {"type": "integer"}},
+            "rolls_left": {"type": "integer"}, "best": _ref("Choice"),
+            "chosen": _ref("Choice"), "loss": {"type": "number"}}}},
+        "rolls": {"type": "array", "items": {"type": "object", "required": [
+            "turn", "action", "dice", "before", "after", "luck"], "properties": {
+            "turn": {"type": "integer"}, "action": {"type": "integer"},
+            "dice": {"type": "array", "items": {"type": "integer"}},
+            "before": {"type": "number"}, "after": {"type": "number"},
+            "luck": {"type": "number"}}}},
+        "turns": {"type": "array", "items": {"type": "object", "required": [
+            "turn", "box", "points", "loss", "luck"], "properties": {
+            "turn": {"type": "integer"}, "box": {"type": ["string", "null"]},
+            "points": {"type": ["integer", "null"]}, "loss": {"type": "number"},
+            "luck": {"type": "number"}}}}}},
+    "References": {"type": "object", "required": [
+        "date", "ruleset", "optimum", "perfect", "foresight"], "properties": {
+        "date": _DATE, "ruleset": _RULESET, "optimum": {"type": "number"},
+        "perfect": {"type": "object", "required": ["total", "transcript"], "properties": {
+            "total": {"type": "integer"},
+            "transcript": {"type": "array", "items": _ref("Action")}}},
+        "foresight": {"type": "object", "required": ["total", "line"], "properties": {
+            "total": {"type": "integer"},
+            "line": {"type": "array", "items": _ref("Action")}}}}},
     "Check": {
         "type": "object", "required": ["name", "ok", "detail"],
         "properties": {"name": {"type": "string"}, "ok": {"type": ["boolean", "null"]},
@@ -199,7 +262,8 @@ _ERROR_TEXTS = {
     413: "Body larger than 16 KiB.",
     415: "POST body not sent as application/json.",
     429: "Too many requests from this client or on this game; retry after Retry-After seconds.",
-    503: "The store is unreachable; retry after Retry-After seconds.",
+    503: "The store is unreachable, or (code tables-not-ready) the strategy tables are being "
+         "computed; retry after Retry-After seconds.",
 }
 
 
@@ -290,23 +354,30 @@ def _paths() -> dict:
                                                         "identity; their record."),
                           **_errors(400, 404, 413, 415)}}},
         "/leaderboard/{date}/{ruleset}": {"get": {
-            "summary": "Top totals, the caller's rank and the distribution",
+            "summary": "Top totals (or, by=skill, the fewest points lost to perfect play), the "
+                       "caller's rank and the distribution",
             "parameters": [date_param, ruleset_param,
                            {"name": "limit", "in": "query", "required": False,
-                            "schema": {"type": "integer", "minimum": 1, "maximum": 100}}],
-            "responses": {"200": _json({"type": "object", "required": [
-                "date", "ruleset", "players", "top", "you", "distribution"], "properties": {
-                "date": _DATE, "ruleset": _RULESET, "players": {"type": "integer"},
-                "top": {"type": "array", "items": {"type": "object", "properties": {
-                    "rank": {"type": "integer"}, "player": {"type": "string"},
-                    "name": {"type": ["string", "null"]}, "total": {"type": "integer"}}}},
-                "you": {"oneOf": [{"type": "object", "properties": {
-                    "rank": {"type": "integer"}, "total": {"type": "integer"}}},
-                    {"type": "null"}]},
-                "distribution": {"type": "array", "items": {"type": "object", "properties": {
-                    "from": {"type": "integer"}, "to": {"type": "integer"},
-                    "count": {"type": "integer"}}}}}}, "The leaderboard."),
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+                           {"name": "by", "in": "query", "required": False,
+                            "schema": {"type": "string", "enum": ["points", "skill"]},
+                            "description": "points (default) or skill."}],
+            "responses": {"200": _json({"anyOf": [_ref("PointsBoard"), _ref("SkillBoard")]},
+                                       "The leaderboard."),
                 **_errors(400)}}},
+        "/games/{game_id}/review": {"get": {
+            "summary": "The review of a game against perfect play (the owner's once finished, "
+                       "anyone's once its date is revealed)",
+            "parameters": [game_param],
+            "responses": {"200": _json(_ref("Review"), "The review (docs/strategy.md)."),
+                          **_errors(403, 404, 409)}}},
+        "/days/{date}/{ruleset}/references": {"get": {
+            "summary": "A revealed day's perfect-policy game and perfect-foresight maximum",
+            "parameters": [date_param, ruleset_param],
+            "responses": {"200": _json(_ref("References"), "The references (Cache-Control: "
+                                                          "public, immutable; ETag)."),
+                          "304": {"description": "Not modified."},
+                          **_errors(400, 404)}}},
         "/ledger": {"get": {
             "summary": "Every ledger entry",
             "responses": {"200": _json({"type": "object", "required": ["entries"], "properties": {

@@ -7,6 +7,7 @@ from flask import Flask, current_app
 
 from . import keys
 from .clock import system_now
+from .coach import Coach, table_source
 from .embedded import SOCKET_NAME
 from .games import GameService
 from .ledger_service import LedgerService
@@ -23,6 +24,7 @@ class Services:
     secrets: keys.Secrets
     ledger: LedgerService
     games: GameService
+    coach: Coach
     data_dir: Path
     epochs_seen: tuple[str, ...] = field(default=())
 
@@ -55,11 +57,19 @@ def init_app(app: Flask) -> None:
     grace = int(app.config["REVEAL_GRACE"])
     store = Store(connect(redis_url(app.config)))
     ledger = LedgerService(store, secrets, clock, grace)
+    games = GameService(store, secrets, ledger, clock, grace)
+    coach = Coach(store, secrets, ledger,
+                  table_source(app.config.get("STRATEGY_DIR") or data_dir / "strategy"))
+    ledger.reveal_listeners.append(coach.date_revealed)
+    games.finish_listeners.append(coach.game_finished)
+    if app.config.get("STRATEGY_BACKGROUND", not app.testing):
+        coach.start()
     app.extensions[EXTENSION] = Services(
         store=store,
         secrets=secrets,
         ledger=ledger,
-        games=GameService(store, secrets, ledger, clock, grace),
+        games=games,
+        coach=coach,
         data_dir=data_dir,
         epochs_seen=keys.epochs_signature(data_dir),
     )

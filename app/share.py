@@ -1,6 +1,6 @@
 """The share text: plain, spoiler-free (no dice), the same in any locale's number format.
 
-    Yacht Daily 2026-11-29 - Yahtzee - 245 points
+    Yacht Daily 2026-11-29 - Yahtzee - 245 points - −6.3 vs perfect play
     13 boxes: 11 scored, 2 zeroed - upper bonus reached - five of a kind: 1
     https://example.org/play/yahtzee/2026-11-29
 """
@@ -15,6 +15,7 @@ PRODUCT = "Yacht Daily"
 _TEXTS = {
     "en": {
         "title": "{product} {date} - {sheet} - {total} points",
+        "skill": "−{loss} vs perfect play",
         "boxes": "{boxes} boxes: {scored} scored, {zeroed} zeroed",
         "bonus_reached": "upper bonus reached",
         "bonus_missed": "no upper bonus",
@@ -22,6 +23,7 @@ _TEXTS = {
     },
     "fr": {
         "title": "{product} {date} - {sheet} - {total} points",
+        "skill": "−{loss} face au jeu parfait",
         "boxes": "{boxes} cases : {scored} marquées, {zeroed} à zéro",
         "bonus_reached": "bonus du haut obtenu",
         "bonus_missed": "sans bonus du haut",
@@ -30,8 +32,9 @@ _TEXTS = {
 }
 
 
-def share_text(played: Played, link: str, language: str) -> str:
-    """The share text of a finished game, in ``language`` (``en`` or ``fr``)."""
+def share_text(played: Played, link: str, language: str, loss: float | None = None) -> str:
+    """The share text of a finished game, in ``language`` (``en`` or ``fr``), with its skill
+    figure (expected points lost to perfect play, one decimal) when ``loss`` is known."""
     texts = _TEXTS.get(language, _TEXTS["en"])
     game = played.game
     ruleset = get_ruleset(game.ruleset)
@@ -45,4 +48,6 @@ def share_text(played: Played, link: str, language: str) -> str:
     title = texts["title"].format(product=PRODUCT, date=game.date,
                                   sheet=ruleset.names.get(language, ruleset.names["en"]),
                                   total=totals.total)
+    if loss is not None:
+        title += " - " + texts["skill"].format(loss=f"{loss:.1f}")
     return "\n".join([title, " - ".join(details), link]) + "\n"

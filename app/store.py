@@ -652,3 +652,121 @@ def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> Gam
         receipt=json.loads(receipt) if receipt else None,
         created_at=fields.get("created_at", ""),
     )
+
+
+# ------------------------------------------------------------------ skill boards and references
+# (issue 10) A day's skill board ranks finished games by the expected points they gave away
+# to perfect play (fewest first), then by total (highest first): one sorted set per
+# (date, sheet) under the day's hash tag, scored ``centipoints lost × SKILL_TOTAL_SPAN −
+# total``. The coach's work queues live under their own tag ``{coach}``.
+
+SKILL_TOTAL_SPAN = 10_000  # above any sheet's total: a total never reaches into the loss part
+SKILL_PENDING = "{coach}:skill-pending"
+REFERENCES_PENDING = "{coach}:references-pending"
+
+
+def skill_board_key(date: str, ruleset: str) -> str:
+    """The skill board of (date, ruleset): finished game ids scored by loss, then total."""
+    return f"{{d:{date}}}:skill:{ruleset}"
+
+
+def references_key(date: str) -> str:
+    """The hash of a revealed date's references (perfect game, foresight maximum) per sheet."""
+    return f"{{d:{date}}}:references"
+
+
+def skill_score(centipoints_lost: int, total: int) -> int:
+    """The sorted-set score of a game: lower is better (less lost, then a higher total)."""
+    return centipoints_lost * SKILL_TOTAL_SPAN - total
+
+
+def skill_entry(score: float) -> tuple[int, int]:
+    """(centipoints lost, total) back from a skill score."""
+    score = int(score)
+    centipoints = -(-score // SKILL_TOTAL_SPAN)  # ceiling: the total was subtracted
+    return centipoints, centipoints * SKILL_TOTAL_SPAN - score
+
+
+@dataclass(frozen=True)
+class SkillBoard:
+    """One page of a skill board: (game id, centipoints lost, total), best first."""
+
+    players: int
+    top: list[tuple[str, int, int]]
+    own: tuple[int, int] | None
+    own_rank: int | None
+
+
+class SkillStore:
+    """The skill boards, the stored day references and the coach's queues."""
+
+    def __init__(self, client):
+        """Bind to the same redis-py client as the Store."""
+        self.client = client
+
+    def rank(self, date: str, ruleset: str, game_id: str, centipoints_lost: int,
+             total: int) -> None:
+        """Put a finished game on the day's skill board (idempotent)."""
+        self.client.zadd(skill_board_key(date, ruleset),
+                         {game_id: skill_score(centipoints_lost, total)})
+
+    def board(self, date: str, ruleset: str, limit: int, own_game: str | None) -> SkillBoard:
+        """The player count, the ``limit`` best entries and the caller's entry and rank."""
+        key = skill_board_key(date, ruleset)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zcard(key)
+        pipe.zrange(key, 0, limit - 1, withscores=True)
+        pipe.zscore(key, own_game or "")
+        players, top, own_score = pipe.execute()
+        own_rank = None
+        if own_score is not None:
+            own_rank = self.client.zcount(key, "-inf", f"({own_score}") + 1
+        return SkillBoard(
+            players=players,
+            top=[(game_id, *skill_entry(score)) for game_id, score in top],
+            own=None if own_score is None else skill_entry(own_score),
+            own_rank=own_rank,
+        )
+
+    def entry(self, date: str, ruleset: str, game_id: str) -> tuple[int, int] | None:
+        """(centipoints lost, total) of a ranked game, or None."""
+        score = self.client.zscore(skill_board_key(date, ruleset), game_id)
+        return None if score is None else skill_entry(score)
+
+    def queue_skill(self, game_id: str) -> None:
+        """Remember a finished game whose loss is still to compute."""
+        self.client.sadd(SKILL_PENDING, game_id)
+
+    def pending_skill(self, count: int) -> list[str]:
+        """Up to ``count`` queued games (left queued until ``skill_done``)."""
+        return self.client.srandmember(SKILL_PENDING, count) or []
+
+    def skill_done(self, game_id: str) -> None:
+        """Take a game off the queue."""
+        self.client.srem(SKILL_PENDING, game_id)
+
+    def queue_references(self, date: str) -> None:
+        """Remember a revealed date whose references are still to compute."""
+        self.client.sadd(REFERENCES_PENDING, date)
+
+    def pending_references(self) -> list[str]:
+        """The queued dates, oldest first."""
+        return sorted(self.client.smembers(REFERENCES_PENDING))
+
+    def store_references(self, date: str, references: Mapping[str, Mapping]) -> None:
+        """Keep a date's references (sheet → JSON object) and take the date off the queue."""
+        if references:
+            self.client.hset(references_key(date), mapping={  # holds floats: plain JSON
+                ruleset: json.dumps(value, separators=(",", ":"))
+                for ruleset, value in references.items()})
+        self.client.srem(REFERENCES_PENDING, date)
+
+    def references(self, date: str, ruleset: str) -> dict | None:
+        """A date's stored references for one sheet, or None."""
+        item = self.client.hget(references_key(date), ruleset)
+        return None if item is None else json.loads(item)
+
+    def references_lease(self, date: str, seconds: float):
+        """A non-blocking redis-py lock on computing ``date``'s references."""
+        return self.client.lock(f"{{d:{date}}}:references-lease", timeout=seconds,
+                                blocking=False, thread_local=False)

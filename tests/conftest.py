@@ -32,6 +32,8 @@ from app.embedded import EmbeddedRedis
 from app.reveal_runner import RevealRunner
 from app.services import EXTENSION
 from app.store import connect
+from fairness import DAILY_RULESETS
+from strategy import load_or_build
 
 EPOCH_START = dt.date(2026, 3, 1)
 EPOCH_DAYS = 400
@@ -73,6 +75,19 @@ def redis_url():
     shutil.rmtree(directory, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def strategy_tables_dir(tmp_path_factory):
+    """The daily sheets' strategy tables, built once for every app and live server of the
+    session (``YACHT_DAILY_TEST_STRATEGY_DIR`` names a directory to keep across sessions; the
+    files carry checksums, a stale one is rebuilt)."""
+    directory = Path(os.environ.get("YACHT_DAILY_TEST_STRATEGY_DIR")
+                     or tmp_path_factory.mktemp("strategy-tables"))
+    for ruleset in DAILY_RULESETS:
+        load_or_build(directory, ruleset)
+    os.environ["YACHT_DAILY_STRATEGY_DIR"] = str(directory)
+    return directory
+
+
 @pytest.fixture
 def redis_client(redis_url):
     """A client of the session's Redis, emptied before the test."""
@@ -103,7 +118,7 @@ def data_dir(tmp_path):
 
 
 @pytest.fixture
-def app(redis_client, redis_url, data_dir, clock):
+def app(redis_client, redis_url, data_dir, clock, strategy_tables_dir):
     """The app on the test Redis, the fresh data directory and the test clock."""
     return create_app({
         "TESTING": True,
@@ -223,7 +238,7 @@ class LiveServer(ServerProcess):
 
 
 @pytest.fixture(scope="session")
-def make_live_server():
+def make_live_server(strategy_tables_dir):
     """Start live servers: ``make_live_server(workers=2, threads=1, now=PLAY_TIME)``; pass
     ``workdir=`` a stopped server's ``workdir`` to restart on its data directory."""
     servers = []

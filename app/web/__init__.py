@@ -8,6 +8,7 @@ static files under content-hashed addresses with compressed responses (``static_
 from flask import Flask
 
 from ..errors import PAGE_ERRORS
+from . import coach_pages  # noqa: F401  (its routes join the pages' blueprint)
 from .error_pages import error_page
 from .headers import add_security_headers
 from .locale import init_locale

@@ -44,6 +44,29 @@ def standings(date: str, ruleset: str) -> dict:
     return board
 
 
+def skill_standings(date: str, ruleset: str) -> dict:
+    """The API's skill board of (date, sheet) (issue 10), with the reader's pseudonym."""
+    from ..api import DEFAULT_BOARD_SIZE, skill_board
+
+    player = players.current_player()
+    own = services().games.game_id(player, date, ruleset) if player else None
+    board = skill_board(date, ruleset, DEFAULT_BOARD_SIZE, own)
+    board["you_player"] = services().secrets.pseudonym(player) if player else None
+    return board
+
+
+def references(date: str, ruleset: str, revealed: bool) -> dict | None:
+    """A revealed day's references on one sheet (None before the reveal); ``{"computing":
+    True}`` while the background computes them."""
+    if not revealed:
+        return None
+    found = services().coach.references(date, ruleset)
+    if found is None:
+        return {"computing": True}
+    return {"computing": False, "foresight": found["foresight"]["total"],
+            "perfect": found["perfect"]["total"]}
+
+
 def day_summary(date: str) -> dict:
     """A date's status, reveal time and neighbours, for the results page."""
     svc = services()

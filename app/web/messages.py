@@ -276,6 +276,10 @@ def api_error_messages() -> dict[str, str]:
         "invalid-limit": _("The leaderboard size must be a whole number from 1 to 100."),
         "invalid-cursor": _("The page cursor must be a game id."),
         "not-revealed": _("This date is not revealed yet."),
+        # the coach (issue 10)
+        "invalid-order": _("A leaderboard is ranked by points or by skill."),
+        "tables-not-ready": _("The strategy tables are being computed; try again in a minute."),
+        "references-not-ready": _("The day’s references are being computed; try again soon."),
         "no-proof": _("A proof exists only for a finished game, once its date is revealed."),
         "no-receipt": _("Only a finished game has a receipt to verify."),
         "ledger-error": _("A ledger entry, receipt or proof is malformed."),

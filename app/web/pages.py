@@ -139,14 +139,18 @@ def results(date: str, ruleset: str):
         abort(404)  # before the first epoch: no dice were ever dealt, no reveal will come
     standings = board.standings(date, ruleset)
     you = standings["you"]
+    day = board.day_summary(date)
     return render_template(
         "results.html",
         page="results",
         sheet=sheet,
         sheets=daily_sheets(),
         date=date,
-        day=board.day_summary(date),
+        day=day,
         standings=standings,
+        skill=board.skill_standings(date, ruleset),
+        by_points=request.args.get("board") == "points",
+        references=board.references(date, ruleset, day["status"] == "revealed"),
         chart=histogram(standings["distribution"], you["total"] if you else None),
     )
 

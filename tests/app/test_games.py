@@ -123,7 +123,7 @@ def test_a_retried_final_action_returns_the_receipt_again(client):
 
 
 SHARE_PATTERN = re.compile(
-    r"Yacht Daily (\d{4}-\d\d-\d\d) - (.+) - (\d+) points\n"
+    r"Yacht Daily (\d{4}-\d\d-\d\d) - (.+) - (\d+) points - −\d+\.\d vs perfect play\n"
     r"(\d+) boxes: (\d+) scored, (\d+) zeroed( - (upper bonus reached|no upper bonus))?"
     r" - five of a kind: (\d+)\n"
     r"(https://\S+)\n"

@@ -89,7 +89,7 @@ def killable_redis(ops_dir):
 
 
 @pytest.fixture
-def deploy_server(ops_dir, data_dir, clock_file):
+def deploy_server(ops_dir, data_dir, clock_file, strategy_tables_dir):
     """Start deployed servers sharing one data directory's secrets and one clock:
     ``deploy_server(redis_url, workers=2, extra_env=None)``."""
     servers = []

@@ -205,6 +205,23 @@ function shareText() {
   return shareTextPromise;
 }
 
+// The headline of the coach's review: the points of expectation given away to perfect play.
+function showSkill() {
+  const line = endCard.querySelector("[data-skill]");
+  const path = `/games/${encodeURIComponent(game.id)}/review`;
+  endCard.querySelector("[data-review-link]").href = path;
+  request("GET", path)
+    .then((review) => {
+      line.textContent = line.dataset.text.replace("{loss}", review.loss.toFixed(1));
+    })
+    .catch(() => {
+      line.textContent = line.dataset.computing;
+    })
+    .finally(() => {
+      line.hidden = false;
+    });
+}
+
 function showEnd({ focus }) {
   saveGame(game);
   clearHolds(game.id);
@@ -224,6 +241,7 @@ function showEnd({ focus }) {
   }).catch(() => {});
   showRank();
   showTimes();
+  showSkill();
   if (focus) {
     endCard.querySelector("#end-title").focus();
   }

@@ -1,0 +1,282 @@
+"""The strategy service: the solved tables in the data directory, the coach's reviews, the
+day's skill board and, once a date is revealed, its references (issue 10).
+
+- Tables: one ``strategy.TableCache`` per process and directory, warmed by a background
+  thread. Only one process builds a missing table: the thread takes an exclusive file lock
+  (``.build.lock`` beside the tables) around each table, so the other workers wait on the lock
+  and then load the file the builder saved. Nothing waits for the tables: what needs one
+  raises ``TablesNotReady`` until it is loaded.
+- Skill: a finished daily game's expected points lost to perfect play, ranked on the day's
+  skill board; computed when the game finishes, or queued in Redis and computed by the
+  background pass as soon as the tables are there.
+- References: when a date is revealed, the reveal queues it; the background pass computes,
+  once per date under a Redis lease, each sheet's perfect-policy game on the day's stream and
+  its perfect-foresight maximum, and stores them under the day's hash tag.
+"""
+
+import contextlib
+import datetime as dt
+import fcntl
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import redis
+from redis.exceptions import LockError, RedisClusterException
+
+import strategy
+from fairness import DAILY_RULESETS, DiceStream
+from strategy import TablesNotReady
+
+from .keys import Secrets
+from .ledger_service import LedgerService
+from .store import GameRecord, SkillStore, Store
+
+LOCK_FILE = ".build.lock"
+POLL_SECONDS = 1.0
+LOAD_WAIT_SECONDS = 5.0
+SKILL_BATCH = 50
+REFERENCES_LEASE_SECONDS = 300.0
+REFERENCES_RECENT_DAYS = 2
+
+log = logging.getLogger(__name__)
+
+
+def centipoints(loss: float) -> int:
+    """A loss in hundredths of a point, as the skill board ranks it."""
+    return max(0, round(loss * 100))
+
+
+@contextlib.contextmanager
+def _file_lock(directory: Path):
+    """Hold the exclusive build lock of a tables directory (blocks until it is free)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    with open(directory / LOCK_FILE, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+class TableSource:
+    """The daily sheets' tables of one directory in this process, warmed in the background."""
+
+    def __init__(self, directory: Path, rulesets: Sequence[str] = DAILY_RULESETS):
+        """Serve ``rulesets``' tables from ``directory`` (nothing is read yet)."""
+        self.directory = Path(directory)
+        self.rulesets = tuple(rulesets)
+        self.cache = strategy.TableCache(self.directory)
+        self._ready: set[str] = set()
+        self._loaded = {ruleset: threading.Event() for ruleset in self.rulesets}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start warming the tables (once per process; later calls do nothing)."""
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._warm, daemon=True,
+                                                name="strategy-tables")
+                self._thread.start()
+
+    def get(self, ruleset: str) -> strategy.Table:
+        """The loaded table of ``ruleset``, or TablesNotReady (warming starts if need be).
+
+        While a saved file is only being read (a restart: well under a second), this waits
+        up to LOAD_WAIT_SECONDS for it rather than answer "being computed"; a build is never
+        waited for.
+        """
+        if ruleset not in self._ready:
+            self.start()
+            path = strategy.table_path(self.directory, strategy.sheet_rules(ruleset))
+            if path.exists():
+                self._loaded[ruleset].wait(LOAD_WAIT_SECONDS)
+        if ruleset not in self._ready:
+            raise TablesNotReady(f"the {ruleset} strategy table is being computed")
+        return self.cache.get(ruleset)
+
+    def ready(self, ruleset: str) -> bool:
+        """True once ``ruleset``'s table is loaded in this process."""
+        return ruleset in self._ready
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait up to ``timeout`` seconds for every table; True when all are loaded."""
+        self.start()
+        self._thread.join(timeout)
+        return self._ready.issuperset(self.rulesets)
+
+    def _warm(self) -> None:
+        """Load or build each table in turn, one process at a time per directory."""
+        for ruleset in self.rulesets:
+            try:
+                with _file_lock(self.directory):
+                    self.cache.wait(ruleset)
+            except Exception:  # the tables stay "being computed"; the log says why
+                log.exception("could not build or load the %s strategy table", ruleset)
+                return
+            self._ready.add(ruleset)
+            self._loaded[ruleset].set()
+            log.info("strategy table %s ready", ruleset,
+                     extra={"event": "strategy-table", "ruleset": ruleset})
+
+
+_sources: dict[Path, TableSource] = {}
+_sources_lock = threading.Lock()
+
+
+def table_source(directory: Path) -> TableSource:
+    """The process's TableSource of ``directory`` (apps of one process share it)."""
+    key = Path(directory).resolve()
+    with _sources_lock:
+        if key not in _sources:
+            _sources[key] = TableSource(key)
+        return _sources[key]
+
+
+class Coach:
+    """Reviews, the skill boards and the day references of one app."""
+
+    def __init__(self, store: Store, secrets: Secrets, ledger: LedgerService,
+                 tables: TableSource, poll_seconds: float = POLL_SECONDS):
+        """Bind to the app's store, secrets and ledger, and to the process's tables."""
+        self.store = store
+        self.skill = SkillStore(store.client)
+        self.secrets = secrets
+        self.ledger = ledger
+        self.tables = tables
+        self.poll_seconds = poll_seconds
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # Reviews and skill
+
+    def review(self, record: GameRecord) -> strategy.Review:
+        """The review of a game (TablesNotReady while its sheet's table is being computed)."""
+        return strategy.review(self.tables.get(record.ruleset), record.transcript)
+
+    def game_finished(self, record: GameRecord) -> None:
+        """Rank a game that has just finished on its day's skill board, or queue it."""
+        try:
+            self._rank(record)
+        except TablesNotReady:
+            self.skill.queue_skill(record.id)
+
+    def loss(self, record: GameRecord) -> float | None:
+        """A finished game's points lost, to the hundredth as its skill board ranks it
+        (computed now if the board lacks it); None while its table is being computed."""
+        entry = self.skill.entry(record.date, record.ruleset, record.id)
+        if entry is not None:
+            return entry[0] / 100
+        try:
+            return centipoints(self.review(record).loss) / 100
+        except TablesNotReady:
+            return None
+
+    def _rank(self, record: GameRecord) -> None:
+        """Compute a finished game's loss and put it on the skill board."""
+        loss = self.review(record).loss
+        self.skill.rank(record.date, record.ruleset, record.id, centipoints(loss),
+                        record.receipt["total"])
+
+    # Day references
+
+    def date_revealed(self, date: str) -> None:
+        """The reveal's hook: queue a recent ``date``'s references for the background pass
+        (an older date, revealed in a backlog, is queued when someone first asks for it)."""
+        recent = self.ledger.clock().date() - dt.timedelta(days=REFERENCES_RECENT_DAYS)
+        if dt.date.fromisoformat(date) >= recent:
+            self.skill.queue_references(date)
+
+    def references(self, date: str, ruleset: str) -> dict | None:
+        """The stored references of a revealed (date, sheet); None while being computed (the
+        date is then queued, so that the background pass computes it)."""
+        references = self.skill.references(date, ruleset)
+        if references is None:
+            self.skill.queue_references(date)
+        return references
+
+    def compute_references(self, date: str) -> dict[str, dict]:
+        """Each daily sheet's perfect-policy game and foresight maximum on ``date``'s dice."""
+        seed = self.secrets.seed(date)
+        references = {}
+        for ruleset in DAILY_RULESETS:
+            table = self.tables.get(ruleset)
+            perfect = strategy.play_game(table, DiceStream(seed, date, ruleset))
+            foresight = strategy.foresight_for_day(seed, date, ruleset)
+            references[ruleset] = {
+                "optimum": table.optimum,
+                "perfect": {"total": perfect.totals().total,
+                            "transcript": list(perfect.transcript)},
+                "foresight": {"total": foresight.total, "line": list(foresight.line)},
+            }
+        return references
+
+    # The background pass
+
+    def run_once(self) -> None:
+        """One pass: rank the queued games, then compute the queued dates' references
+        (each under a lease, so that one worker computes a date). Work whose table is not
+        loaded yet stays queued."""
+        for game_id in self.skill.pending_skill(SKILL_BATCH):
+            record = self.store.load_game(game_id)
+            if record is not None and record.receipt is not None:
+                if not self.tables.ready(record.ruleset):
+                    self.tables.start()
+                    continue
+                self._rank(record)
+            self.skill.skill_done(game_id)
+        if not all(self.tables.ready(ruleset) for ruleset in DAILY_RULESETS):
+            return
+        for date in self.skill.pending_references():
+            lease = self.skill.references_lease(date, REFERENCES_LEASE_SECONDS)
+            if not lease.acquire():
+                continue
+            try:
+                if self.skill.references(date, DAILY_RULESETS[0]) is None:
+                    self.skill.store_references(date, self.compute_references(date))
+                    log.info("references of %s stored", date,
+                             extra={"event": "references", "date": date})
+                else:
+                    self.skill.store_references(date, {})
+            finally:
+                with contextlib.suppress(LockError, redis.RedisError, RedisClusterException):
+                    lease.release()
+
+    def catch_up(self) -> None:
+        """Queue the latest revealed date if its references are missing (a reveal made
+        before this version ran, or one whose queueing was lost)."""
+        last = self.store.last_revealed()
+        if last is not None and self.skill.references(last, DAILY_RULESETS[0]) is None:
+            self.skill.queue_references(last)
+
+    def start(self) -> None:
+        """Warm the tables and run passes in a daemon thread until ``stop``."""
+        self.tables.start()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, daemon=True, name="coach")
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Ask the thread to end and wait for it."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _loop(self) -> None:
+        """A pass every ``poll_seconds`` (the first at once, after ``catch_up``); a failed
+        pass is logged and the next one retries."""
+        caught_up, wait = False, 0.0
+        while not self._stop.wait(wait):
+            wait = self.poll_seconds
+            try:
+                if not caught_up:
+                    self.catch_up()
+                    caught_up = True
+                self.run_once()
+            except (redis.RedisError, RedisClusterException) as error:
+                # no traceback: the requests' 503s say the same
+                log.warning("coach pass: storage unavailable (%s)", type(error).__name__)
+            except Exception:
+                log.exception("coach pass failed")

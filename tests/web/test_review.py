@@ -1,0 +1,67 @@
+"""The coach in a real Chromium: finish a daily game, read the headline figure on the end card
+and the review turn by turn on a phone; after a test-clock reveal, the results page shows the
+day's perfect game, the foresight maximum and the skill board."""
+
+import re
+import time
+
+from playwright.sync_api import expect
+
+from .conftest import SCREENSHOTS, watch_errors
+from .player import open_game, play_whole_game
+
+PHONE_390 = {"width": 390, "height": 844}
+REVEALED_AT = "2026-03-11T13:05:00Z"  # PLAY_DATE's reveal time (grace 3600 s) has passed
+REFERENCES_TIMEOUT = 180
+
+
+def test_finish_see_the_figure_and_the_review_then_the_days_references(new_context,
+                                                                     web_server):
+    """A whole yacht game on a phone: the end card's figure links to a review of its 12 turns
+    that fits 390 px; after the reveal the results page says what the dice allowed, what
+    perfect play made and what the player gave away, beside the skill board."""
+    context = new_context(viewport=PHONE_390)
+    page = context.new_page()
+    errors = watch_errors(page)
+    open_game(page, "yacht")
+    game = play_whole_game(page)
+    headline = page.locator("[data-skill]")
+    expect(headline).to_have_text(re.compile(r"^You gave away \d+\.\d points of expectation"))
+    loss = float(re.search(r"\d+\.\d", headline.inner_text()).group())
+
+    page.locator("[data-review-link]").click()
+    expect(page).to_have_url(re.compile(rf"/games/{game['id']}/review$"))
+    expect(page.locator("[data-review-turn]")).to_have_count(12)
+    expect(page.locator("[data-review-total]")).to_have_text(str(game["totals"]["total"]))
+    expect(page.locator("[data-review-loss]")).to_contain_text(f"{loss:.1f}")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE_390["width"]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "review-phone.png"), full_page=True)
+
+    web_server.set_clock(REVEALED_AT)
+    web_server.wait_for_reveal(game["date"])
+    references = wait_for_references(page, game["date"])
+    page.goto(f"/results/{game['date']}/yacht")
+    expect(page.locator("[data-references]")).to_have_text(
+        f"The dice allowed {references['foresight']['total']}; perfect play made "
+        f"{references['perfect']['total']}; you made {game['totals']['total']}, giving away "
+        f"{loss:.1f}.")
+    row = page.locator("[data-skill-board] tr.you")
+    expect(row).to_contain_text(str(game["totals"]["total"]))
+    page.screenshot(path=str(SCREENSHOTS / "results-skill-phone.png"), full_page=True)
+    page.locator('[data-board-link="points"]').click()
+    expect(page.locator("[data-your-rank]")).to_contain_text(str(game["totals"]["total"]))
+    assert errors == [], errors
+
+
+def wait_for_references(page, date: str) -> dict:
+    """The day's yacht references once the server's background pass has stored them."""
+    deadline = time.monotonic() + REFERENCES_TIMEOUT
+    while True:
+        response = page.request.get(f"/api/v1/days/{date}/yacht/references")
+        if response.ok:
+            return response.json()
+        assert response.status == 404, response.text()
+        assert response.json()["error"]["code"] in ("references-not-ready", "not-revealed")
+        assert time.monotonic() < deadline, "the day's references never came"
+        time.sleep(0.5)
