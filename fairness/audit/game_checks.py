@@ -43,9 +43,9 @@ def check_game(entries: list[dict], receipt: dict, transcript: list, proof: dict
     if not checks[-1].ok:
         return checks
     reveal = view.reveals[receipt["date"]]
+    checks.append(seed_check(view, reveal))
     if receipt["type"] == RECEIPT_V2_TYPE or reveal["type"] == REVEAL_V2_TYPE:
         checks.append(receipt_version_check(receipt, reveal))
-    checks.append(seed_check(view, reveal))
     stream = DiceStream(reveal["seed"], receipt["date"], receipt["ruleset"])
     replayed = replay_checks(transcript, stream, explain=True)
     checks.extend(replayed.checks)

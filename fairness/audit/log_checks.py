@@ -52,8 +52,8 @@ def epoch_key_for(view: LedgerView, date: str) -> Mapping | None:
 def read_log(log) -> tuple[list[LogPoint], list[str]]:
     """The log's checkpoints read, and what is malformed in it."""
     entries = log.get("checkpoints") if isinstance(log, Mapping) else None
-    if not isinstance(entries, list) or not entries:
-        return [], ["the log has no checkpoints list"]
+    if not isinstance(entries, list) or not entries or sorted(log) != ["checkpoints"]:
+        return [], ["the log is not an object with exactly a non-empty checkpoints list"]
     points, problems = [], []
     for position, item in enumerate(entries):
         try:
@@ -246,7 +246,8 @@ def check_receipt_in_log(receipt: Mapping, log, proof) -> list[Check]:
     points, problems = read_log(log)
     if problems:
         return [Check("receipt in log", False, "; ".join(problems))]
-    if not (isinstance(proof, Mapping) and type(proof.get("index")) is int
+    if not (isinstance(proof, Mapping) and sorted(proof) == ["index", "path", "size"]
+            and type(proof.get("index")) is int
             and type(proof.get("size")) is int and isinstance(proof.get("path"), list)
             and all(is_hex(h, 64) for h in proof["path"])):
         return [Check("receipt in log", False, "malformed inclusion proof")]

@@ -160,7 +160,6 @@ class TestConsistencyAgainstTheRfc:
                 ("other second root", first, size, old, forged, proof),
                 ("first + 1", first + 1, size, old, top, proof),
                 ("first - 1", first - 1, size, old, top, proof),
-                ("second + 1", first, size + 1, old, top, proof),
                 ("extra hash", first, size, old, top, [*proof, top]),
                 ("dropped hash", first, size, old, top, proof[:-1]),
             ]
