@@ -45,7 +45,7 @@ def test_a_note_and_its_signatures():
 
 
 @pytest.mark.parametrize("bad", [
-    "text\n", "text\n\n", "text\n\n\u2014 name AAAAAAA=\n", "text\n\n- name AAAAAAAA\n",
+    "text\n", "text\n\n", "text\n\n\u2014 name AAAAAA==\n", "text\n\n- name AAAAAAAA\n",
     "text\n\n\u2014 na+me AAAAAAAA\n", "te\x01xt\n\n\u2014 name AAAAAAAA\n",
     "text\n\n\u2014 name AAAAAAAA", "text\n\n\u2014 name AAAA\n",
 ])
