@@ -1228,11 +1228,11 @@ def check_log(report, entries, date, sheet_id, log, verify, witnesses=(), quorum
     epochs = [e for e in entries if isinstance(e, dict) and e.get("type") == EPOCH
               and not format_problems(e, EPOCH)]
     epoch = None
-    for entry in sorted(epochs, key=lambda e: e["epoch"]):
+    for entry in sorted(epochs, key=lambda e: (e["start"], e["epoch"])):  # the latest started
         start = datetime.date.fromisoformat(entry["start"])
         if is_date(date) and 0 <= (datetime.date.fromisoformat(date) - start).days \
                 < entry["length"]:
-            epoch = epoch or entry
+            epoch = entry
     if epoch is None:
         report.add("log format", False, f"no published epoch covers {date}")
         return

@@ -38,15 +38,18 @@ class LogPoint:
 
 
 def epoch_key_for(view: LedgerView, date: str) -> Mapping | None:
-    """The epoch entry whose days cover ``date`` (the first published one), or None."""
+    """The epoch entry that owns ``date``: of those whose days cover it, the latest started
+    (FAIRNESS.md, "Epochs"), or None."""
+    owner = None
     for number in sorted(view.epochs):
         epoch = view.epochs[number]
         try:
             Epoch(epoch["start"], epoch["length"], epoch["anchor"]).day_index(date)
         except FairnessError:
             continue
-        return epoch
-    return None
+        if owner is None or epoch["start"] >= owner["start"]:
+            owner = epoch
+    return owner
 
 
 def read_log(log) -> tuple[list[LogPoint], list[str]]:

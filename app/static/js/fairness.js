@@ -88,6 +88,9 @@ function compareCodePoints(a, b) {
 
 /** Canonical JSON text: keys sorted by code point, no whitespace, integers only. */
 export function canonicalJson(value) {
+  if (typeof value === "string" && !value.isWellFormed()) {
+    throw new TypeError("canonical JSON holds no lone surrogates");
+  }
   if (value === null || typeof value === "boolean" || typeof value === "string") {
     return JSON.stringify(value);
   }
@@ -98,6 +101,9 @@ export function canonicalJson(value) {
   if (Array.isArray(value)) return "[" + value.map(canonicalJson).join(",") + "]";
   if (typeof value === "object") {
     const keys = Object.keys(value).sort(compareCodePoints);
+    if (!keys.every((k) => k.isWellFormed())) {
+      throw new TypeError("canonical JSON holds no lone surrogates");
+    }
     return "{" + keys.map((k) => JSON.stringify(k) + ":" + canonicalJson(value[k])).join(",") + "}";
   }
   throw new TypeError(`canonical JSON cannot encode ${typeof value}`);
@@ -1118,15 +1124,16 @@ export async function parseWitness(text) {
   return { name: parts[0], key: raw.slice(1) };
 }
 
-/** The first published epoch whose days cover `date`, or null. */
+/** The epoch that owns `date`: of those whose days cover it, the latest started; or null. */
 function epochCovering(view, date) {
-  const numbers = [...view.epochs.keys()].sort((a, b) => a - b);
-  for (const number of numbers) {
-    const epoch = view.epochs.get(number)[1];
+  let owner = null;
+  const epochs = [...view.epochs.values()].map(([, epoch]) => epoch)
+    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.epoch - b.epoch));
+  for (const epoch of epochs) {
     const days = isDate(date) ? (Date.parse(date) - Date.parse(epoch.start)) / 86400000 : -1;
-    if (days >= 0 && days < epoch.length) return epoch;
+    if (days >= 0 && days < epoch.length) owner = epoch;
   }
-  return null;
+  return owner;
 }
 
 /**
