@@ -410,6 +410,7 @@ WANTED_GAMES = [  # (ruleset, strategies to try, features the game must show)
     ("yahtzee", ("upper-first", "greedy"), ("upper-bonus",)),
     ("yahtzee-no-joker", ("greedy",), ("extra-bonus",)),
     ("yahtzee-no-bonus", ("greedy",), ("joker-lower", "second-five-of-a-kind")),
+    ("yahtzee-no-bonus", ("upper-first", "greedy"), ("upper-bonus",)),  # the +35 stays
     ("yahtzee-no-joker-no-bonus", ("greedy",), ("second-five-of-a-kind",)),
 ]
 
