@@ -8,6 +8,14 @@ server's code. It recomputes everything from what the server published.
     python3 verify.py day  https://yacht.example 2026-11-29 yahtzee
     python3 verify.py files --ledger ledger.json --receipt receipt.json \\
                             --transcript transcript.json [--proof proof.json]
+    python3 verify.py log   --ledger ledger.json --log log.json --date 2026-12-02 \\
+                            --sheet yahtzee [--games games.json] [--receipt r.json \\
+                            --proof p.json] [--saved checkpoint.txt] [--witness VKEY]
+
+The log mode checks a v2 day's log of finished games (FAIRNESS.md, "The day's log"): its
+signed checkpoints, their consistency, the close checkpoint against the reveal, the final
+transcripts, a receipt's place in the log, checkpoints you kept, and the cosignatures of the
+witnesses you name (--witness, repeatable; --quorum k, default all of them).
 
 Each mode takes --expect-key HEX (repeatable) or --expect-key FILE: the epoch public keys you
 recorded earlier, each epoch entry's key is then checked to be one of them. The day mode reads
@@ -1222,17 +1230,23 @@ def parse_witness(text):
     return parts[0], raw[1:]
 
 
-def check_log(report, entries, date, sheet_id, log, verify, witnesses=(), quorum=0):
-    """The log of (date, sheet): signed checkpoints of one origin, a hash chain, consistent
-    sizes, one close checkpoint that is the reveal's, and the witnesses' cosignatures."""
+def owning_epoch(entries, date):
+    """The epoch entry that owns ``date``: of those covering it, the latest started."""
     epochs = [e for e in entries if isinstance(e, dict) and e.get("type") == EPOCH
               and not format_problems(e, EPOCH)]
-    epoch = None
-    for entry in sorted(epochs, key=lambda e: (e["start"], e["epoch"])):  # the latest started
+    owner = None
+    for entry in sorted(epochs, key=lambda e: (e["start"], e["epoch"])):
         start = datetime.date.fromisoformat(entry["start"])
         if is_date(date) and 0 <= (datetime.date.fromisoformat(date) - start).days \
                 < entry["length"]:
-            epoch = entry
+            owner = entry
+    return owner
+
+
+def check_log(report, entries, date, sheet_id, log, verify, witnesses=(), quorum=0):
+    """The log of (date, sheet): signed checkpoints of one origin, a hash chain, consistent
+    sizes, one close checkpoint that is the reveal's, and the witnesses' cosignatures."""
+    epoch = owning_epoch(entries, date)
     if epoch is None:
         report.add("log format", False, f"no published epoch covers {date}")
         return
@@ -1619,9 +1633,8 @@ def verify_log_files(args, verify, report):
     if receipt is not None:
         check_receipt_in_log(report, receipt, log, proof)
     if saved:
-        key = next((e.get("public_key") for e in entries if isinstance(e, dict)
-                    and e.get("type") == EPOCH), None)
-        check_saved(report, saved, log, verify, key)
+        epoch = owning_epoch(entries, args.date)
+        check_saved(report, saved, log, verify, epoch["public_key"] if epoch else None)
     if expected:
         check_expected_keys(report, entries, expected)
     return print_report(report)
