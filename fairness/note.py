@@ -113,7 +113,7 @@ def parse_note(note: str) -> tuple[str, list[NoteSignature]]:
     if split < 0 or not note.endswith("\n"):
         raise LedgerError("a note is text, a blank line and signature lines, each ending in a "
                           "newline")
-    text, lines = note[:split + 1], note[split + 2:].splitlines()
+    text, lines = note[:split + 1], note[split + 2:-1].split("\n")  # not splitlines: U+2028
     if not lines or len(lines) > MAX_SIGNATURES:
         raise LedgerError(f"a note has 1 to {MAX_SIGNATURES} signature lines")
     return text, [_signature(line) for line in lines]

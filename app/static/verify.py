@@ -1149,7 +1149,7 @@ def read_note(note):
     split = note.rfind("\n\n")
     if split < 0 or not note.endswith("\n"):
         raise ValueError("a note is text, a blank line and signature lines")
-    text, lines = note[:split + 1], note[split + 2:].splitlines()
+    text, lines = note[:split + 1], note[split + 2:-1].split("\n")  # not splitlines: U+2028
     if not 1 <= len(lines) <= 64:
         raise ValueError("a note has 1 to 64 signature lines")
     signatures = []

@@ -69,3 +69,9 @@ def test_a_cosignature_payload():
     with pytest.raises(LedgerError):
         tlog.read_cosignature(payload[:-1])
     assert tlog.cosigned_message("a\n", 5) == b"cosignature/v1\ntime 5\na\n"
+
+
+def test_only_newline_ends_a_signature_line():
+    """U+2028 or U+0085 inside a signature line do not split it (as in fairness.js)."""
+    with pytest.raises(LedgerError):
+        notes.parse_note("text\n\n\u2014 na\u2028me AAAAAAAA\n")
