@@ -17,7 +17,10 @@ import urllib.request
 import click
 
 from fairness import DAILY_RULESETS, audit
+from fairness.audit import log_checks
+from fairness.errors import LedgerError
 from fairness.ledger import EPOCH_TYPE
+from fairness.note import parse_vkey
 
 from .signing import verify_signature
 
@@ -25,7 +28,7 @@ FETCH_TIMEOUT = 120
 RETRIES, MAX_WAIT = 10, 120  # on a 429: wait as Retry-After says (seconds, at most MAX_WAIT)
 LEADERBOARD_LIMIT = 100
 DAY_PAGE = 1000
-READ_ERRORS = (OSError, ValueError, KeyError, TypeError)
+READ_ERRORS = (OSError, ValueError, KeyError, TypeError, LedgerError)
 HEX_KEY = re.compile(r"[0-9a-f]{64}")
 
 
@@ -125,6 +128,60 @@ def files(ledger_path: str, receipt_path: str, transcript_path: str,
         cannot_read(error)
     finish(audit.check_game(entries, receipt, transcript, proof, verify_signature)
            + key_checks(entries, expected))
+
+
+@verify.command()
+@click.option("--ledger", "ledger_path", required=True, type=click.Path(dir_okay=False),
+              help="The ledger (GET /api/v1/ledger).")
+@click.option("--log", "log_path", required=True, type=click.Path(dir_okay=False),
+              help='The (date, sheet)\'s log: {"checkpoints": [{"note", "consistency"}]}.')
+@click.option("--date", required=True)
+@click.option("--sheet", required=True, type=click.Choice(DAILY_RULESETS))
+@click.option("--games", "games_path", type=click.Path(dir_okay=False),
+              help="The day's games (a JSON list): the close must commit to their transcripts.")
+@click.option("--receipt", "receipt_path", type=click.Path(dir_okay=False),
+              help="A v2 receipt (or its game) to find in the log, with --proof.")
+@click.option("--proof", "proof_path", type=click.Path(dir_okay=False),
+              help="Its inclusion proof {index, size, path}.")
+@click.option("--saved", "saved_paths", multiple=True, type=click.Path(dir_okay=False),
+              help="A checkpoint (signed note) you kept earlier; repeatable.")
+@click.option("--witness", "witnesses", multiple=True, metavar="VKEY",
+              help="A witness key name+keyid+base64 whose cosignatures count; repeatable.")
+@click.option("--quorum", type=click.IntRange(0), default=None,
+              help="Cosignatures the last checkpoint needs (default: every --witness).")
+@expect_key_option
+def log(ledger_path: str, log_path: str, date: str, sheet: str, games_path: str | None,
+        receipt_path: str | None, proof_path: str | None, saved_paths: tuple[str, ...],
+        witnesses: tuple[str, ...], quorum: int | None, expect_keys: tuple[str, ...]) -> None:
+    """Verify a v2 (date, sheet)'s log of finished games from downloaded files: checkpoints,
+    consistency, the close against the reveal, cosignatures, receipts and saved checkpoints."""
+    try:
+        expected = read_keys(expect_keys)
+        keys = [parse_vkey(text) for text in witnesses]
+        entries, published = load(ledger_path, "entries"), load(log_path, "log")
+        games = load(games_path, "games") if games_path else None
+        receipt = load(receipt_path, "game", "receipt") if receipt_path else None
+        proof = load(proof_path, "proof") if proof_path else None
+        saved = [open_text(path) for path in saved_paths]
+    except READ_ERRORS as error:
+        cannot_read(error)
+    checks = log_checks.check_log(entries, date, sheet, published, verify_signature, keys,
+                                  len(keys) if quorum is None else quorum)
+    if games is not None:
+        checks += log_checks.check_final_transcripts(published, games)
+    if receipt is not None:
+        checks += log_checks.check_receipt_in_log(receipt, published, proof)
+    if saved:
+        epoch = log_checks.epoch_key_for(audit.LedgerView.read(entries), date)
+        checks += log_checks.check_saved_checkpoints(
+            saved, published, verify_signature, epoch["public_key"] if epoch else None)
+    finish(checks + key_checks(entries, expected))
+
+
+def open_text(path: str) -> str:
+    """A text file's content."""
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
 
 
 def read_keys(values: tuple[str, ...]) -> set[str]:

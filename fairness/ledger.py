@@ -16,6 +16,9 @@ from .errors import LedgerError
 EPOCH_TYPE = "yacht-daily/epoch/v1"
 REVEAL_TYPE = "yacht-daily/reveal/v1"
 RECEIPT_TYPE = "yacht-daily/receipt/v1"
+REVEAL_V2_TYPE = "yacht-daily/reveal/v2"
+RECEIPT_V2_TYPE = "yacht-daily/receipt/v2"
+FINAL_TYPE = "yacht-daily/final/v1"
 GENESIS_PREV = "0" * 64
 
 
@@ -81,6 +84,42 @@ def receipt(*, game: str, epoch: int, date: str, ruleset: str, player: str,
         "transcript_sha256": transcript_hash(transcript),
         "total": total,
     }
+
+
+def receipt_v2(*, game: str, epoch: int, date: str, ruleset: str, player: str,
+               transcript: Sequence[Mapping], total: int, index: int, finished_at: str) -> dict:
+    """An unsigned v2 receipt: a v1 receipt plus the game's leaf index in its (date, sheet)'s
+    log and the time it finished."""
+    return {**receipt(game=game, epoch=epoch, date=date, ruleset=ruleset, player=player,
+                      transcript=transcript, total=total),
+            "type": RECEIPT_V2_TYPE, "index": index, "finished_at": finished_at}
+
+
+def reveal_entry_v2(*, seq: int, prev: str, epoch: int, date: str, day: int, seed: bytes,
+                    games: Mapping[str, int], roots: Mapping[str, bytes],
+                    logs: Mapping[str, bytes], revealed_at: str) -> dict:
+    """An unsigned v2 reveal entry: a v1 reveal whose counts and roots are the close
+    checkpoints', plus per sheet the SHA-256 of its close checkpoint's body (``logs``)."""
+    return {**reveal_entry(seq=seq, prev=prev, epoch=epoch, date=date, day=day, seed=seed,
+                           games=games, roots=roots, revealed_at=revealed_at),
+            "type": REVEAL_V2_TYPE, "logs": {ruleset: h.hex() for ruleset, h in logs.items()}}
+
+
+def log_order(receipts: Sequence[Mapping]) -> list[Mapping]:
+    """One (date, sheet)'s v2 receipts in leaf order: by ``index`` (the order they finished)."""
+    return sorted(receipts, key=lambda r: r["index"])
+
+
+def final_leaf(*, game: str, player: str, transcript: Sequence[Mapping], finished: bool
+               ) -> bytes:
+    """The leaf data committing to one game's final transcript (finished or abandoned)."""
+    return canonical_json({"type": FINAL_TYPE, "game": game, "player": player,
+                           "finished": finished, "transcript_sha256": transcript_hash(transcript)})
+
+
+def finals_root(leaves: Mapping[str, bytes]) -> bytes:
+    """The root of every game's final-transcript leaf (game id → leaf data), by game id."""
+    return merkle.root([merkle.leaf_hash(leaves[game]) for game in sorted(leaves)])
 
 
 def transcript_hash(transcript: Sequence[Mapping]) -> str:

@@ -79,3 +79,65 @@ def verify_inclusion(
 ) -> bool:
     """Check an inclusion proof of the leaf hash ``leaf`` against ``root_hash``."""
     return inclusion_root(leaf, index, size, path) == root_hash
+
+
+def consistency_path(first_size: int, leaf_hashes: Sequence[bytes]) -> list[bytes]:
+    """The consistency proof from the tree of the first ``first_size`` leaves to the whole tree
+    (RFC 9162 section 2.1.4.1, PROOF(m, D[n])); empty when ``first_size`` is 0 or n."""
+    size = len(leaf_hashes)
+    if not 0 <= first_size <= size:
+        raise LedgerError(f"a tree of {first_size} leaves is not a prefix of {size} leaves")
+    if first_size in (0, size):
+        return []
+    return _subproof(first_size, list(leaf_hashes), True)
+
+
+def _subproof(m: int, hashes: list[bytes], whole: bool) -> list[bytes]:
+    """RFC 9162's SUBPROOF(m, D[n], b) on leaf hashes."""
+    n = len(hashes)
+    if m == n:
+        return [] if whole else [root(hashes)]
+    k = _split(n)
+    if m <= k:
+        return _subproof(m, hashes[:k], whole) + [root(hashes[k:])]
+    return _subproof(m - k, hashes[k:], False) + [root(hashes[:k])]
+
+
+def _split(n: int) -> int:
+    """The largest power of two smaller than ``n`` (n > 1)."""
+    return 1 << ((n - 1).bit_length() - 1)
+
+
+def verify_consistency(first_size: int, second_size: int, first_root: bytes,
+                       second_root: bytes, path: Sequence[bytes]) -> bool:
+    """Check a consistency proof between two tree heads (RFC 9162 section 2.1.4.2).
+
+    A tree is consistent with itself (equal roots, empty proof) and the empty tree with every
+    tree (empty proof, the first root that of the empty tree).
+    """
+    if not 0 <= first_size <= second_size:
+        return False
+    if first_size == second_size:
+        return not path and first_root == second_root
+    if first_size == 0:
+        return not path and first_root == root([])
+    proof = list(path)
+    if first_size & (first_size - 1) == 0:  # an exact power of two: its root is a node
+        proof.insert(0, first_root)
+    if not proof:
+        return False
+    fn, sn = first_size - 1, second_size - 1
+    while fn & 1:
+        fn, sn = fn >> 1, sn >> 1
+    fr = sr = proof[0]
+    for sibling in proof[1:]:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            fr, sr = node_hash(sibling, fr), node_hash(sibling, sr)
+            while not fn & 1 and fn != 0:
+                fn, sn = fn >> 1, sn >> 1
+        else:
+            sr = node_hash(sr, sibling)
+        fn, sn = fn >> 1, sn >> 1
+    return sn == 0 and fr == first_root and sr == second_root

@@ -38,7 +38,10 @@ from fairness import (
     placement,
     score,
 )
+from fairness import checkpoint as tlog
+from fairness import note as notes
 from fairness.chain import new_epoch, seed_for_day
+from fairness.daylog import published_log
 from fairness.dice import block_message, dice_from_block
 from fairness.sheets import DAILY_RULESETS, LOWER, UPPER
 
@@ -407,6 +410,7 @@ WANTED_GAMES = [  # (ruleset, strategies to try, features the game must show)
     ("yahtzee", ("upper-first", "greedy"), ("upper-bonus",)),
     ("yahtzee-no-joker", ("greedy",), ("extra-bonus",)),
     ("yahtzee-no-bonus", ("greedy",), ("joker-lower", "second-five-of-a-kind")),
+    ("yahtzee-no-bonus", ("upper-first", "greedy"), ("upper-bonus",)),  # the +35 stays
     ("yahtzee-no-joker-no-bonus", ("greedy",), ("second-five-of-a-kind",)),
 ]
 
@@ -569,6 +573,179 @@ def signing_vectors(key: Ed25519PrivateKey, ledger_section: dict) -> dict:
     }
 
 
+# ---------------------------------------------------------------- the day's log (v2)
+
+TLOG_START = "2026-12-01"
+TLOG_V2_DAY = 2  # day 1 is revealed as v1, day 2 as v2 with its logs
+TLOG_FINISHED = {"yacht": 2, "yacht-bonus": 0, "yahtzee": 3}
+TLOG_ABANDONED = {"yahtzee": 1, "yacht": 1}
+WITNESS_NAME = "witness.example/w1"
+# finish times (minute, second after the date opens at D−1 10:00Z) of each sheet's games
+TLOG_FINISH_OFFSETS = [(0, 30), (0, 45), (3, 5)]
+
+
+def public_hex(key: Ed25519PrivateKey) -> str:
+    """The raw public key of ``key`` in hex."""
+    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+
+
+def note_signer(key: Ed25519PrivateKey, name: str) -> Callable:
+    """A function signing a checkpoint body as the log: an Ed25519 note signature line."""
+    ident = notes.key_id(name, notes.ED25519, bytes.fromhex(public_hex(key)))
+    return lambda body: notes.NoteSignature(name, ident, key.sign(body.encode("utf-8")))
+
+
+def cosignature(witness: Ed25519PrivateKey, body: str, timestamp: int) -> notes.NoteSignature:
+    """The witness's cosignature/v1 line of a checkpoint body at ``timestamp``."""
+    ident = notes.key_id(WITNESS_NAME, notes.COSIGNATURE_V1, bytes.fromhex(public_hex(witness)))
+    signature = witness.sign(tlog.cosigned_message(body, timestamp))
+    return notes.NoteSignature(WITNESS_NAME, ident, tlog.cosignature_payload(timestamp, signature))
+
+
+def unix_time(text: str) -> int:
+    """Seconds since 1970 of a ``YYYY-MM-DDTHH:MM:SSZ`` time."""
+    return int(dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+               .replace(tzinfo=dt.UTC).timestamp())
+
+
+def clock(date: str, minute: int, second: int) -> str:
+    """The time ``minute``:``second`` after ``date`` opens (D−1 10:00Z)."""
+    opened = dt.datetime.fromisoformat(date) - dt.timedelta(hours=14)
+    return (opened + dt.timedelta(minutes=minute, seconds=second)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def close_time(date: str) -> str:
+    """When ``date`` closes: D+1 13:00Z."""
+    return f"{dt.date.fromisoformat(date) + dt.timedelta(days=1)}T13:00:00Z"
+
+
+def tlog_sheet(key, witness, public_key, date, seed, ruleset_id):
+    """One (date, sheet) of the v2 day: its published games, v2 receipts, log and proofs."""
+    strategies = list(STRATEGIES)
+    finished, games, receipts = TLOG_FINISHED[ruleset_id], [], []
+    for number in range(finished + TLOG_ABANDONED.get(ruleset_id, 0)):
+        label = f"tlog/{date}/{ruleset_id}/{number}"
+        game_id = label_bytes(f"game-id/{label}").hex()[:32]
+        player = f"p-{label_bytes(f'player/{label}').hex()[:12]}"
+        game = play(ruleset_id, date, seed, strategies[number % len(strategies)],
+                    stop_after_turns=None if number < finished else 3)
+        receipt = None
+        if game.finished:
+            minute, second = TLOG_FINISH_OFFSETS[number]
+            receipt = signed(key, ledger.receipt_v2(
+                game=game_id, epoch=1, date=date, ruleset=ruleset_id, player=player,
+                transcript=game.transcript, total=game.totals().total, index=len(receipts),
+                finished_at=clock(date, minute, second)))
+            receipts.append(receipt)
+        games.append({"id": game_id, "player": player,
+                      "status": "finished" if game.finished else "abandoned",
+                      "transcript": list(game.transcript), "receipt": receipt})
+    finals = {g["id"]: ledger.final_leaf(game=g["id"], player=g["player"],
+                                         transcript=g["transcript"],
+                                         finished=g["status"] == "finished") for g in games}
+    # a checkpoint at the end of each minute in which a game finished, then the close
+    cuts, by_minute = [], Counter(TLOG_FINISH_OFFSETS[i][0] for i in range(finished))
+    done = 0
+    for minute in sorted(by_minute):
+        done += by_minute[minute]
+        cuts.append((done, clock(date, minute + 1, 0)))
+    cuts.append((finished, close_time(date)))
+    name = tlog.origin(public_key, date, ruleset_id)
+    bodies: dict[int, str] = {}
+
+    def sign(body: str) -> notes.NoteSignature:
+        """The log's signature, remembering each body for the witness."""
+        bodies[len(bodies)] = body
+        return note_signer(key, name)(body)
+
+    log = published_log(public_key_hex=public_key, date=date, ruleset=ruleset_id,
+                        receipts=receipts, cuts=cuts, sign=sign,
+                        close=tlog.Close(len(finals), ledger.finals_root(finals)))
+    # the witness cosigns every checkpoint 5 s after it is cut
+    for position, item in enumerate(log["checkpoints"]):
+        body = bodies[position]
+        time = unix_time(cuts[position][1]) + 5
+        item["note"] += cosignature(witness, body, time).line()
+    hashes = [ledger.receipt_leaf_hash(r) for r in receipts]
+    proofs = [{"game": r["game"], "ruleset": ruleset_id, "index": r["index"],
+               "size": len(receipts),
+               "path": [h.hex() for h in merkle.inclusion_path(r["index"], hashes)],
+               "root": merkle.root(hashes).hex()} for r in receipts]
+    close_body = bodies[len(bodies) - 1]
+    return games, receipts, log, proofs, close_body
+
+
+def tlog_vectors(key: Ed25519PrivateKey) -> dict:
+    """Consistency proofs, a checkpoint, a cosignature, and a ledger of a v1 day then a v2 day
+    with its logs, v2 receipts, inclusion proofs and final transcripts."""
+    witness = Ed25519PrivateKey.from_private_bytes(label_bytes("witness-1"))
+    public_key = public_hex(key)
+    secret = label_bytes("epoch-tlog")
+    epoch = new_epoch(secret, TLOG_START, LEDGER_EPOCH_LENGTH)
+    entries = [signed(key, ledger.epoch_entry(
+        seq=0, prev=ledger.GENESIS_PREV, number=1, epoch=epoch, public_key=public_key,
+        rulesets=DAILY_RULESETS, published_at="2026-11-29T12:00:00Z"))]
+    day1 = epoch.date_of(1)
+    entries.append(signed(key, ledger.reveal_entry(
+        seq=1, prev=ledger.entry_hash(entries[-1]), epoch=1, date=day1, day=1,
+        seed=seed_for_day(secret, epoch, 1), games={r: 0 for r in DAILY_RULESETS},
+        roots={r: merkle.root([]) for r in DAILY_RULESETS}, revealed_at=reveal_time(day1))))
+    date, seed = epoch.date_of(TLOG_V2_DAY), seed_for_day(secret, epoch, TLOG_V2_DAY)
+    sheets = {r: tlog_sheet(key, witness, public_key, date, seed, r) for r in DAILY_RULESETS}
+    entries.append(signed(key, ledger.reveal_entry_v2(
+        seq=2, prev=ledger.entry_hash(entries[-1]), epoch=1, date=date, day=TLOG_V2_DAY,
+        seed=seed, games={r: len(sheets[r][1]) for r in DAILY_RULESETS},
+        roots={r: tlog.parse_checkpoint(sheets[r][4]).root for r in DAILY_RULESETS},
+        logs={r: tlog.body_hash(sheets[r][4]) for r in DAILY_RULESETS},
+        revealed_at=reveal_time(date))))
+    first_log = sheets["yahtzee"][2]["checkpoints"][0]["note"]
+    body = first_log[:first_log.rfind("\n\n") + 1]
+    witness_key = notes.VerifierKey(WITNESS_NAME, notes.COSIGNATURE_V1,
+                                    bytes.fromhex(public_hex(witness)))
+    stamp = unix_time(tlog.parse_checkpoint(body).time) + 5
+    return {
+        "consistency": consistency_vectors(),
+        "checkpoint": {
+            "body": body,
+            "key_name": tlog.origin(public_key, date, "yahtzee"),
+            "key_id": notes.key_id(tlog.origin(public_key, date, "yahtzee"), notes.ED25519,
+                                   bytes.fromhex(public_key)).hex(),
+            "note": first_log,
+        },
+        "witness": {
+            "name": WITNESS_NAME,
+            "private_key_seed": label_bytes("witness-1").hex(),
+            "public_key": public_hex(witness),
+            "vkey": witness_key.text(),
+            "key_id": witness_key.key_id.hex(),
+            "timestamp": stamp,
+            "cosigned_message": tlog.cosigned_message(body, stamp).decode("utf-8"),
+        },
+        "day": {
+            "entries": entries,
+            "date": date,
+            "logs": {r: sheets[r][2] for r in DAILY_RULESETS},
+            "games": {r: sheets[r][0] for r in DAILY_RULESETS},
+            "proofs": [proof for r in DAILY_RULESETS for proof in sheets[r][3]],
+        },
+    }
+
+
+def consistency_vectors() -> list[dict]:
+    """Consistency proofs between every pair of sizes of the 8 CT leaves and of 13 leaves."""
+    out = []
+    for total in (8, 13):
+        hashes = [merkle.leaf_hash(d) for d in merkle_leaf_data(total)]
+        for second in range(1, total + 1):
+            for first in range(1, second):
+                out.append({"leaves": total, "first": first, "second": second,
+                            "first_root": merkle.root(hashes[:first]).hex(),
+                            "second_root": merkle.root(hashes[:second]).hex(),
+                            "path": [h.hex() for h in
+                                     merkle.consistency_path(first, hashes[:second])]})
+    return out
+
+
 # ---------------------------------------------------------------- the file
 
 
@@ -588,6 +765,7 @@ def build_vectors() -> dict:
         "games": searched_game_vectors() + ledger_games,
         "signing": signing_vectors(key, ledger_section),
         "ledger": ledger_section,
+        "tlog": tlog_vectors(key),
     }
 
 

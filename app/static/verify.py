@@ -8,6 +8,14 @@ server's code. It recomputes everything from what the server published.
     python3 verify.py day  https://yacht.example 2026-11-29 yahtzee
     python3 verify.py files --ledger ledger.json --receipt receipt.json \\
                             --transcript transcript.json [--proof proof.json]
+    python3 verify.py log   --ledger ledger.json --log log.json --date 2026-12-02 \\
+                            --sheet yahtzee [--games games.json] [--receipt r.json \\
+                            --proof p.json] [--saved checkpoint.txt] [--witness VKEY]
+
+The log mode checks a v2 day's log of finished games (FAIRNESS.md, "The day's log"): its
+signed checkpoints, their consistency, the close checkpoint against the reveal, the final
+transcripts, a receipt's place in the log, checkpoints you kept, and the cosignatures of the
+witnesses you name (--witness, repeatable; --quorum k, default all of them).
 
 Each mode takes --expect-key HEX (repeatable) or --expect-key FILE: the epoch public keys you
 recorded earlier, each epoch entry's key is then checked to be one of them. The day mode reads
@@ -29,11 +37,15 @@ and runs the command line.
 """
 
 import argparse
+import base64
+import binascii
 import datetime
 import hashlib
 import hmac
 import json
 import marshal
+import re
+import struct
 import sys
 import time
 import urllib.error
@@ -43,6 +55,7 @@ from json.encoder import encode_basestring  # json.dumps's escaping (ensure_asci
 
 GENESIS = "0" * 64
 EPOCH, REVEAL, RECEIPT = "yacht-daily/epoch/v1", "yacht-daily/reveal/v1", "yacht-daily/receipt/v1"
+REVEAL2, RECEIPT2 = "yacht-daily/reveal/v2", "yacht-daily/receipt/v2"
 CHAIN_MESSAGE = b"yacht-daily/chain/v1"
 HEX_DIGITS = set("0123456789abcdef")
 NOT_CHECKED = "NOT checked: no Ed25519 verifier available (install the cryptography package)"
@@ -276,6 +289,14 @@ FIELDS = {
     RECEIPT: {"type": str, "game": str, "epoch": int, "date": "date", "ruleset": str,
               "player": str, "transcript_sha256": 64, "total": int, "sig": 128},
 }
+FIELDS[REVEAL2] = dict(FIELDS[REVEAL], logs=dict)
+FIELDS[RECEIPT2] = dict(FIELDS[RECEIPT], index=int, finished_at="time")
+TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+
+
+def is_time(value):
+    """A YYYY-MM-DDTHH:MM:SSZ time on a calendar date."""
+    return isinstance(value, str) and bool(TIME.fullmatch(value)) and is_date(value[:10])
 
 
 def format_problems(obj, kind):
@@ -298,11 +319,13 @@ def format_problems(obj, kind):
             good, wanted = is_hex(value, want), f"{want} hex digits"
         elif want == "date":
             good, wanted = is_date(value), "a YYYY-MM-DD date"
+        elif want == "time":
+            good, wanted = is_time(value), "a YYYY-MM-DDTHH:MM:SSZ time"
         else:
             good, wanted = type(value) is want, want.__name__
         if not good:
             problems.append(f"{key} {value!r} is not {wanted}")
-    if problems or kind == RECEIPT:
+    if problems or kind in (RECEIPT, RECEIPT2):
         return problems
     if kind == EPOCH:
         if not 1 <= obj["length"] <= 100000:
@@ -313,9 +336,10 @@ def format_problems(obj, kind):
         bad = {k: v for k, v in obj["games"].items() if type(v) is not int or v < 0}
         if bad:
             problems.append(f"games {bad!r} is not a count")
-        bad = {k: v for k, v in obj["roots"].items() if not is_hex(v, 64)}
-        if bad:
-            problems.append(f"roots {bad!r} is not 64 hex digits")
+        for key in ("roots", "logs") if kind == REVEAL2 else ("roots",):
+            bad = {k: v for k, v in obj[key].items() if not is_hex(v, 64)}
+            if bad:
+                problems.append(f"{key} {bad!r} is not 64 hex digits")
     return problems
 
 
@@ -379,7 +403,7 @@ def check_ledger(report, entries, verify):
     epochs, reveals, well_formed, failures = {}, {}, [], []
     for i, entry in enumerate(entries):
         kind = entry.get("type") if isinstance(entry, dict) else None
-        problems = format_problems(entry, kind) if kind in (EPOCH, REVEAL) else \
+        problems = format_problems(entry, kind) if kind in (EPOCH, REVEAL, REVEAL2) else \
             [f"unknown type {kind!r}"]
         failures += [f"entry {i}: {problem}" for problem in problems]
         if not problems and kind == EPOCH:
@@ -485,7 +509,7 @@ def date_problem(entry, epoch):
     if entry["date"] != expected:
         return (f"date {entry['date']!r} ≠ epoch {epoch['epoch']} start {epoch['start']} "
                 f"+ day {day} − 1 = {expected}")
-    for key in ("games", "roots"):
+    for key in ("games", "roots", "logs") if entry["type"] == REVEAL2 else ("games", "roots"):
         if sorted(entry[key]) != sorted(epoch["rulesets"]):
             return (f"{key} covers {sorted(entry[key])!r}, not the epoch's sheets "
                     f"{sorted(epoch['rulesets'])!r}")
@@ -778,9 +802,10 @@ def find_reveal(report, entries, epochs, reveals, date, sheet_id, epoch_number=N
 def check_game(report, entries, receipt, transcript, proof, verify):
     """Everything one finished game proves, given the ledger, its receipt and transcript."""
     epochs, reveals = check_ledger(report, entries, verify)
-    problems = format_problems(receipt, RECEIPT)
-    if not problems and receipt["type"] != RECEIPT:
-        problems.append(f"type {receipt['type']!r} ≠ {RECEIPT}")
+    kind = receipt.get("type") if isinstance(receipt, dict) else None
+    problems = format_problems(receipt, RECEIPT2 if kind == RECEIPT2 else RECEIPT)
+    if not problems and receipt["type"] not in (RECEIPT, RECEIPT2):
+        problems.append(f"type {receipt['type']!r} ≠ {RECEIPT} or {RECEIPT2}")
     if not problems and receipt["ruleset"] not in SHEETS:
         problems.append(f"ruleset {receipt['ruleset']!r} is no known sheet")
     if not report.over("receipt format", problems,
@@ -791,6 +816,11 @@ def check_game(report, entries, receipt, transcript, proof, verify):
                          receipt["epoch"])
     if reveal is None:
         return
+    if receipt["type"] == RECEIPT2 or reveal["type"] == REVEAL2:
+        wanted = RECEIPT2 if reveal["type"] == REVEAL2 else RECEIPT
+        report.add("receipt version", receipt["type"] == wanted,
+                   f"receipt type {receipt['type']} {'=' if receipt['type'] == wanted else '≠'} "
+                   f"{wanted} of a {reveal['type']} day")
     rolls = stream_rolls(reveal["seed"], receipt["date"], sheet_id)
     sheet = replay(report, transcript, sheet_id, rolls, explain=True)
     upper, bonus, lower, extra, total = totals(sheet.rules, sheet.boxes, sheet.extra)
@@ -827,6 +857,10 @@ def check_proof(report, receipt, reveal, proof):
                    and type(proof["index"]) is int and type(proof["size"]) is int
                    and isinstance(proof["path"], list)
                    and all(is_hex(h, 64) for h in proof["path"]))
+    if well_formed and "index" in receipt and proof["index"] != receipt["index"]:
+        report.add("inclusion proof", False, f"malformed proof: index {proof['index']} ≠ "
+                                             f"receipt index {receipt['index']}")
+        return
     if not well_formed:
         report.add("inclusion proof", False, f"malformed proof: {proof!r}")
         return
@@ -862,6 +896,7 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
     if reveal is None:
         return []
     key = epochs[reveal["epoch"]][1]["public_key"]
+    kind = RECEIPT2 if reveal["type"] == REVEAL2 else RECEIPT  # v2: leaves in index order
     rolls = stream_rolls(reveal["seed"], date, sheet_id)
     failures = {name: [] for name in DAY_CHECKS}
     leaves, results, seen, steps, played = [], [], set(), {}, 0
@@ -894,11 +929,13 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
             if finished:
                 failures["receipts"].append(f"game {game_id}: finished without a receipt")
             continue
-        message = signed(receipt, game_id, game.get("player"))
+        message = signed(receipt, game_id, game.get("player")) if kind == RECEIPT else None
         if message is None:  # not plainly this game's receipt: the format checks say why
-            problems = format_problems(receipt, RECEIPT)
+            problems = format_problems(receipt, RECEIPT2 if receipt.get("type") == RECEIPT2
+                                       else RECEIPT) if isinstance(receipt, dict) \
+                else ["not an object"]
             if not problems:
-                expected = {"type": RECEIPT, "game": game_id, "epoch": reveal["epoch"],
+                expected = {"type": kind, "game": game_id, "epoch": reveal["epoch"],
                             "date": date, "ruleset": sheet_id, "player": game.get("player")}
                 problems = [f"{k} {receipt[k]!r} ≠ {v!r}" for k, v in expected.items()
                             if receipt[k] != v]
@@ -919,9 +956,14 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
             failures["receipt signatures"].append(
                 f"game {game_id}: sig {short(receipt['sig'])} is not a valid Ed25519 signature "
                 f"by epoch {receipt['epoch']}'s key {short(key)}")
-        leaves.append((game_id, merkle_leaf(message)))
+        order = receipt["index"] if kind == RECEIPT2 else game_id  # v2: the finish order
+        leaves.append((order, merkle_leaf(message)))
         results.append((total, game_id, game.get("player")))
     count = len(leaves)
+    indexes = sorted(order for order, _ in leaves)
+    if kind == RECEIPT2 and indexes != list(range(count)):
+        failures["receipts"].append(f"leaf indexes {indexes[:10]} are not 0..{count - 1}, "
+                                    "each once")
     successes = {
         "games replayed": f"{played} games: every roll equals the shared stream with its holds, "
                           "every box follows the rules",
@@ -939,9 +981,9 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
     published = reveal["games"][sheet_id]
     report.add("game count", count == published, f"{count} receipts "
                f"{'=' if count == published else '≠'} reveal games[{sheet_id}] {published}")
-    root = merkle_root([leaf for _, leaf in sorted(leaves)]).hex()
+    root = merkle_root([leaf for _, leaf in sorted(leaves, key=lambda item: item[0])]).hex()
     report.add("merkle root", root == reveal["roots"][sheet_id],
-               f"root of the {count} receipts by game id "
+               f"root of the {count} receipts by {'index' if kind == RECEIPT2 else 'game id'} "
                f"{compare(root, reveal['roots'][sheet_id])} reveal roots[{sheet_id}]")
     board = leaderboard(results)
     if public_board is not None:
@@ -1040,6 +1082,391 @@ def check_expected_keys(report, entries, expected):
         else:
             report.add(name, False, f"public_key {key!r} ≠ the recorded key "
                                     f"{' or '.join(sorted(expected))}")
+
+
+# ---------------------------------------------------------------------- the day's log (v2)
+
+LOG_PREFIX, DASH, ZERO_HASH = "yacht-daily/log", "\u2014", bytes(32)
+ED25519_NOTE, COSIGNATURE = 0x01, 0x04
+
+
+def consistent(first, second, first_root, second_root, path):
+    """RFC 9162 (2.1.4.2): is the tree (second, second_root) an extension of (first, ...)?"""
+    if not 0 <= first <= second:
+        return False
+    if first == second:
+        return not path and first_root == second_root
+    if first == 0:
+        return not path and first_root == hashlib.sha256(b"").digest()
+    proof = ([first_root] if first & (first - 1) == 0 else []) + list(path)
+    if not proof:
+        return False
+    fn, sn = first - 1, second - 1
+    while fn % 2 == 1:
+        fn, sn = fn // 2, sn // 2
+    fr = sr = proof[0]
+    for sibling in proof[1:]:
+        if sn == 0:
+            return False
+        if fn % 2 == 1 or fn == sn:
+            fr, sr = merkle_node(sibling, fr), merkle_node(sibling, sr)
+            while fn % 2 == 0 and fn != 0:
+                fn, sn = fn // 2, sn // 2
+        else:
+            sr = merkle_node(sr, sibling)
+        fn, sn = fn // 2, sn // 2
+    return sn == 0 and fr == first_root and sr == second_root
+
+
+def note_key_id(name, kind, key):
+    """SHA-256(name || 0x0A || signature type || public key)[:4] (C2SP signed-note)."""
+    return hashlib.sha256(name.encode() + b"\n" + bytes([kind]) + key).digest()[:4]
+
+
+def b64(text, size=None):
+    """Strict, canonical standard base64 (``size`` bytes when given), or ValueError."""
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError, AttributeError):
+        raise ValueError(f"{text!r} is not base64") from None
+    if base64.b64encode(raw).decode() != text or (size is not None and len(raw) != size):
+        raise ValueError(f"{text!r} is not canonical base64 of {size or 'some'} bytes")
+    return raw
+
+
+def key_name_ok(name):
+    """A note key name: non-empty, no space, no '+'."""
+    return bool(name) and not any(c.isspace() or c == "+" for c in name)
+
+
+def read_note(note):
+    """(text, [(name, key id, payload)]) of a C2SP signed note, or ValueError."""
+    if not isinstance(note, str) or any(ord(c) < 32 and c != "\n" for c in note):
+        raise ValueError("a note is text without control characters but newlines")
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in note) or len(note.encode("utf-8",
+                                                                         "surrogatepass")) > 65536:
+        raise ValueError("a note is valid UTF-8 of at most 65536 bytes")
+    split = note.rfind("\n\n")
+    if split < 0 or not note.endswith("\n"):
+        raise ValueError("a note is text, a blank line and signature lines")
+    text, lines = note[:split + 1], note[split + 2:-1].split("\n")  # not splitlines: U+2028
+    if not 1 <= len(lines) <= 64:
+        raise ValueError("a note has 1 to 64 signature lines")
+    signatures = []
+    for line in lines:
+        parts = line.split(" ")
+        if len(parts) != 3 or parts[0] != DASH or not key_name_ok(parts[1]):
+            raise ValueError(f"{line!r} is not a signature line")
+        raw = b64(parts[2])
+        if len(raw) < 5:
+            raise ValueError(f"the signature of {parts[1]!r} is too short")
+        signatures.append((parts[1], raw[:4], raw[4:]))
+    return text, signatures
+
+
+def read_checkpoint(body):
+    """A checkpoint body as a dict (origin, size, root, time, prev, close), or ValueError."""
+    lines = body[:-1].split("\n") if body.endswith("\n") else []
+    if len(lines) not in (5, 6):
+        raise ValueError(f"a checkpoint has 5 lines (6 when it closes), not {len(lines)}")
+    origin, size, root, time_line, prev = lines[:5]
+    parts = origin.split("/")
+    if not (len(parts) == 5 and "/".join(parts[:2]) == LOG_PREFIX and is_hex(parts[2], 16)
+            and is_date(parts[3]) and re.fullmatch(r"[a-z]+(-[a-z]+)*", parts[4])):
+        raise ValueError(f"origin {origin!r} is not {LOG_PREFIX}/<16 hex>/<date>/<sheet>")
+    decimal = re.compile(r"0|[1-9][0-9]{0,15}")
+    if not decimal.fullmatch(size) or int(size) > 2 ** 53 - 1:
+        raise ValueError(f"the tree size {size!r} is not a decimal")
+    if not time_line.startswith("time ") or not is_time(time_line[5:]) or \
+            int(time_line[16:18]) > 23 or int(time_line[19:21]) > 59 or \
+            int(time_line[22:24]) > 59:
+        raise ValueError(f"line {time_line!r} is not 'time YYYY-MM-DDTHH:MM:SSZ'")
+    if not prev.startswith("prev "):
+        raise ValueError(f"line {prev!r} is not 'prev <base64>'")
+    checkpoint = {"origin": origin, "size": int(size), "root": b64(root, 32),
+                  "time": time_line[5:], "prev": b64(prev[5:], 32), "close": None}
+    if len(lines) == 6:
+        close = lines[5].split(" ")
+        if len(close) != 3 or close[0] != "close" or not decimal.fullmatch(close[1]):
+            raise ValueError(f"line {lines[5]!r} is not 'close <games> <base64 root>'")
+        checkpoint["close"] = (int(close[1]), b64(close[2], 32))
+    return checkpoint
+
+
+def read_log(log):
+    """[(checkpoint, body, signatures, consistency)] of a published log, and its problems."""
+    items = log.get("checkpoints") if isinstance(log, dict) else None
+    if not isinstance(items, list) or not items or sorted(log) != ["checkpoints"]:
+        return [], ["the log is not an object with exactly a non-empty checkpoints list"]
+    points, problems = [], []
+    for i, item in enumerate(items):
+        try:
+            if not isinstance(item, dict) or sorted(item) != ["consistency", "note"]:
+                raise ValueError("not an object with exactly note and consistency")
+            proof = item["consistency"]
+            if not isinstance(proof, list) or not all(is_hex(h, 64) for h in proof):
+                raise ValueError("consistency is not a list of 64-hex-digit hashes")
+            body, signatures = read_note(item["note"])
+            points.append((read_checkpoint(body), body, signatures,
+                           [bytes.fromhex(h) for h in proof]))
+        except ValueError as error:
+            problems.append(f"checkpoint {i}: {error}")
+    return points, problems
+
+
+def ed25519_ok(verify, key_hex, message, signature):
+    """A 64-byte Ed25519 signature of ``message`` by ``key_hex``."""
+    return len(signature) == 64 and verify(key_hex, message, signature.hex())
+
+
+def parse_witness(text):
+    """(name, public key bytes) of a witness vkey ``name+keyid+base64(0x04 || key)``."""
+    parts = text.split("+", 2)
+    if len(parts) != 3 or not key_name_ok(parts[0]):
+        raise ValueError(f"--witness {text!r} is not name+keyid+base64")
+    raw = b64(parts[2], 33)
+    if raw[0] != COSIGNATURE or note_key_id(parts[0], raw[0], raw[1:]).hex() != parts[1]:
+        raise ValueError(f"--witness {text!r}: not a cosignature/v1 key with that key ID")
+    return parts[0], raw[1:]
+
+
+def owning_epoch(entries, date):
+    """The epoch entry that owns ``date``: of those covering it, the latest started."""
+    epochs = [e for e in entries if isinstance(e, dict) and e.get("type") == EPOCH
+              and not format_problems(e, EPOCH)]
+    owner = None
+    for entry in sorted(epochs, key=lambda e: (e["start"], e["epoch"])):
+        start = datetime.date.fromisoformat(entry["start"])
+        if is_date(date) and 0 <= (datetime.date.fromisoformat(date) - start).days \
+                < entry["length"]:
+            owner = entry
+    return owner
+
+
+def check_log(report, entries, date, sheet_id, log, verify, witnesses=(), quorum=0):
+    """The log of (date, sheet): signed checkpoints of one origin, a hash chain, consistent
+    sizes, one close checkpoint that is the reveal's, and the witnesses' cosignatures."""
+    epoch = owning_epoch(entries, date)
+    if epoch is None:
+        report.add("log format", False, f"no published epoch covers {date}")
+        return
+    key = epoch["public_key"]
+    name = f"{LOG_PREFIX}/{key[:16]}/{date}/{sheet_id}"
+    points, problems = read_log(log)
+    problems += [f"checkpoint {i}: origin {p[0]['origin']!r} ≠ {name!r}"
+                 for i, p in enumerate(points) if p[0]["origin"] != name]
+    if not report.over("log format", problems,
+                       f"{len(points)} checkpoints of {name}, each a signed note"):
+        return
+    if verify is None:
+        report.add("log signatures", None, NOT_CHECKED)
+    else:
+        wanted, failures = note_key_id(name, ED25519_NOTE, bytes.fromhex(key)), []
+        for i, (_, body, signatures, _) in enumerate(points):
+            mine = [s for s in signatures if s[0] == name and s[1] == wanted]
+            if not mine:
+                failures.append(f"checkpoint {i}: no signature by {name} (key ID {wanted.hex()})")
+            elif not all(ed25519_ok(verify, key, body.encode(), s[2]) for s in mine):
+                failures.append(f"checkpoint {i}: signature by {name} is not a valid Ed25519 "
+                                f"signature of its body by {short(key)}")
+        report.over("log signatures", failures,
+                    f"{len(points)} checkpoints, each signed by the epoch key {short(key)}")
+    chain, consistency = [], []
+    for i, (cp, _, _, proof) in enumerate(points):
+        before = points[i - 1] if i else None
+        expected = ZERO_HASH if before is None else hashlib.sha256(before[1].encode()).digest()
+        source = "32 zero bytes" if before is None else f"SHA-256 of checkpoint {i - 1}"
+        if cp["prev"] != expected:
+            chain.append(f"checkpoint {i}: prev {cp['prev'].hex()} ≠ {source} {expected.hex()}")
+        if before is None:
+            if proof:
+                consistency.append("checkpoint 0: a consistency proof from nothing")
+            continue
+        old = before[0]
+        if cp["size"] < old["size"]:
+            chain.append(f"checkpoint {i}: size {cp['size']} < {old['size']} of checkpoint "
+                         f"{i - 1}")
+        if cp["time"] < old["time"]:
+            chain.append(f"checkpoint {i}: time {cp['time']} before {old['time']} of "
+                         f"checkpoint {i - 1}")
+        if not consistent(old["size"], cp["size"], old["root"], cp["root"], proof):
+            fork = " (same size, other root: a fork)" if old["size"] == cp["size"] and \
+                old["root"] != cp["root"] else ""
+            consistency.append(f"checkpoint {i}: size {cp['size']} root {cp['root'].hex()} is "
+                               f"not consistent with size {old['size']} root "
+                               f"{old['root'].hex()}{fork}")
+    report.over("log chain", chain, f"{len(points)} checkpoints, each prev = SHA-256 of the one "
+                                    "before, sizes and times in order")
+    report.over("log consistency", consistency,
+                f"{len(points)} checkpoints, each an append-only extension of the one before "
+                "(RFC 9162 consistency proofs)")
+    check_close(report, entries, date, sheet_id, points)
+    check_cosignatures(report, points, witnesses, quorum, verify)
+
+
+def check_close(report, entries, date, sheet_id, points):
+    """Only the last checkpoint closes; once revealed, it is the reveal's count, root, hash."""
+    failures = [f"checkpoint {i}: closes before the last one"
+                for i, p in enumerate(points[:-1]) if p[0]["close"] is not None]
+    reveal = next((e for e in entries if isinstance(e, dict) and e.get("type") in
+                   (REVEAL, REVEAL2) and e.get("date") == date
+                   and not format_problems(e, e["type"])), None)
+    cp, body = points[-1][0], points[-1][1]
+    if reveal is None:
+        report.over("log close", failures, "not revealed yet; the log is "
+                                           f"{'closed' if cp['close'] else 'open'}")
+        return
+    if reveal["type"] != REVEAL2:
+        report.add("log close", False, f"{date} was revealed by a {reveal['type']} entry, which "
+                                       "commits to no log")
+        return
+    if cp["close"] is None:
+        failures.append("the last checkpoint does not close the log")
+    wanted = {"games": (cp["size"], reveal["games"].get(sheet_id)),
+              "roots": (cp["root"].hex(), reveal["roots"].get(sheet_id)),
+              "logs": (sha256(body.encode()), reveal["logs"].get(sheet_id))}
+    for key, (mine, published) in wanted.items():
+        if mine != published:
+            failures.append(f"close checkpoint {key} {mine} ≠ reveal {key}[{sheet_id}] "
+                            f"{published}")
+    report.over("log close", failures, f"the close checkpoint (size {cp['size']}, root "
+                                       f"{short(cp['root'].hex())}) is the reveal's games, "
+                                       f"roots and logs[{sheet_id}]")
+
+
+def check_cosignatures(report, points, witnesses, quorum, verify):
+    """Every cosignature by a named witness verifies; the last checkpoint has ``quorum``."""
+    if not witnesses and not quorum:
+        return
+    if verify is None:
+        report.add("cosignatures", None, NOT_CHECKED)
+        return
+    failures, valid = [], set()
+    for i, (_, body, signatures, _) in enumerate(points):
+        for name, key in witnesses:
+            ident = note_key_id(name, COSIGNATURE, key)
+            for _, _, payload in [s for s in signatures if s[0] == name and s[1] == ident]:
+                stamp = struct.unpack(">Q", payload[:8])[0] if len(payload) == 72 else 2 ** 63
+                message = f"cosignature/v1\ntime {stamp}\n{body}".encode()
+                if stamp < 2 ** 63 and ed25519_ok(verify, key.hex(), message, payload[8:]):
+                    if i == len(points) - 1:
+                        valid.add(name)
+                else:
+                    failures.append(f"checkpoint {i}: cosignature by {name} does not verify")
+    if len(valid) < quorum:
+        failures.append(f"the last checkpoint has {len(valid)} valid cosignatures of the named "
+                        f"witnesses ({', '.join(sorted(valid)) or 'none'}), fewer than the "
+                        f"{quorum} required")
+    report.over("cosignatures", failures, f"the last checkpoint is cosigned by {len(valid)} "
+                                          f"named witnesses ({', '.join(sorted(valid))}); "
+                                          f"{quorum} required")
+
+
+def check_receipt_in_log(report, receipt, log, proof):
+    """A v2 receipt's inclusion proof leads to a checkpoint of the log of the proof's size, and
+    the game finished no later than the first checkpoint that includes it."""
+    points, problems = read_log(log)
+    if problems:
+        report.add("receipt in log", False, "; ".join(problems))
+        return
+    if not (isinstance(proof, dict) and sorted(proof) == ["index", "path", "size"]
+            and type(proof.get("index")) is int
+            and type(proof.get("size")) is int and isinstance(proof.get("path"), list)
+            and all(is_hex(h, 64) for h in proof["path"])):
+        report.add("receipt in log", False, "malformed inclusion proof")
+        return
+    index = receipt.get("index")
+    if proof["index"] != index:
+        report.add("receipt in log", False, f"proof index {proof['index']} ≠ receipt index "
+                                            f"{index!r}")
+        return
+    sized = [p[0] for p in points if p[0]["size"] == proof["size"]]
+    if not sized:
+        report.add("receipt in log", False, "no checkpoint of the log has the proof's size "
+                                            f"{proof['size']}")
+        return
+    target, leaf = sized[0], merkle_leaf(unsigned_bytes(receipt))
+    found = proof_root(leaf, index, target["size"], [bytes.fromhex(h) for h in proof["path"]])
+    shown = found.hex() if found else "no root (index/size/path do not fit together)"
+    report.add("receipt in log", found == target["root"],
+               f"leaf {short(leaf.hex())} at index {index} of {target['size']} → root "
+               f"{compare(shown, target['root'].hex())} of the checkpoint of size "
+               f"{target['size']}")
+    first = next((p[0] for p in points if p[0]["size"] > index), None)
+    finished = receipt.get("finished_at")
+    ok = first is not None and isinstance(finished, str) and finished <= first["time"]
+    report.add("receipt time", ok, f"finished_at {finished} {'≤' if ok else 'after'} the time "
+                                   f"{first['time'] if first else '(none)'} of the first "
+                                   f"checkpoint that includes index {index}")
+
+
+def check_saved(report, saved, log, verify=None, key=None):
+    """Checkpoints kept earlier are, byte for byte, checkpoints the log serves now; one of a
+    served size with another root is a fork."""
+    points, problems = read_log(log)
+    if problems:
+        report.add("saved checkpoints", False, "; ".join(problems))
+        return
+    bodies, failures = {p[1] for p in points}, []
+    for i, note in enumerate(saved):
+        try:
+            body, signatures = read_note(note)
+            cp = read_checkpoint(body)
+        except ValueError as error:
+            failures.append(f"saved {i}: {error}")
+            continue
+        if verify is not None and key is not None:
+            ident = note_key_id(cp["origin"], ED25519_NOTE, bytes.fromhex(key))
+            if not any(s[1] == ident and ed25519_ok(verify, key, body.encode(), s[2])
+                       for s in signatures):
+                failures.append(f"saved {i}: not signed by the epoch key {short(key)}")
+                continue
+        if body in bodies:
+            continue
+        other = [p[0]["root"].hex() for p in points if p[0]["size"] == cp["size"]
+                 and p[0]["root"] != cp["root"]]
+        if other:
+            failures.append(f"saved {i}: size {cp['size']} root {cp['root'].hex()} ≠ served "
+                            f"root {other[0]} of the same size (a fork)")
+        else:
+            failures.append(f"saved {i}: the log does not serve this checkpoint (size "
+                            f"{cp['size']}, time {cp['time']})")
+    report.over("saved checkpoints", failures, f"{len(saved)} saved checkpoints, each served "
+                                               "unchanged")
+
+
+def check_final_transcripts(report, log, games):
+    """The close checkpoint commits to every published game's final transcript."""
+    points, problems = read_log(log)
+    close = points[-1][0]["close"] if points else None
+    if problems or close is None:
+        report.add("final transcripts", False,
+                   "; ".join(problems) or "the log has no close checkpoint")
+        return
+    leaves, failures = {}, []
+    for game in games:
+        try:
+            digest = transcript_digest(game["transcript"])
+            if digest is None:
+                raise ValueError("the transcript has no canonical JSON")
+            leaves[game["id"]] = canonical({
+                "type": "yacht-daily/final/v1", "game": game["id"], "player": game["player"],
+                "finished": game["status"] == "finished", "transcript_sha256": digest})
+        except (KeyError, TypeError, ValueError) as error:
+            failures.append(f"game {game.get('id') if isinstance(game, dict) else game!r}: no "
+                            f"final transcript leaf ({error})")
+    if failures:
+        report.over("final transcripts", failures, "")
+        return
+    root = merkle_root([merkle_leaf(leaves[k]) for k in sorted(leaves)])
+    if len(leaves) != close[0]:
+        failures.append(f"{len(leaves)} published games ≠ close games {close[0]}")
+    if root != close[1]:
+        failures.append(f"root of the {len(leaves)} final transcripts {root.hex()} ≠ close "
+                        f"root {close[1].hex()}")
+    report.over("final transcripts", failures, f"{len(leaves)} games' final transcripts "
+                                               "(finished or abandoned) are the close "
+                                               "checkpoint's")
 
 
 # ---------------------------------------------------------------------- the command line
@@ -1183,6 +1610,36 @@ def print_report(report):
     return 0
 
 
+def verify_log_files(args, verify, report):
+    """The ``log`` mode: a (date, sheet)'s log and what comes with it, from files."""
+    try:
+        expected = read_keys(args.expect_key)
+        witnesses = [parse_witness(text) for text in args.witness]
+        entries, log = load(args.ledger, "entries"), load(args.log, "log")
+        games = load(args.games, "games") if args.games else None
+        receipt = load(args.receipt, "game", "receipt") if args.receipt else None
+        proof = load(args.proof, "proof") if args.proof else None
+        saved = []
+        for path in args.saved:
+            with open(path, encoding="utf-8") as handle:
+                saved.append(handle.read())
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"verify.py: cannot read the published data: {error}", file=sys.stderr)
+        return 2
+    quorum = len(witnesses) if args.quorum is None else args.quorum
+    check_log(report, entries, args.date, args.sheet, log, verify, witnesses, quorum)
+    if games is not None:
+        check_final_transcripts(report, log, games)
+    if receipt is not None:
+        check_receipt_in_log(report, receipt, log, proof)
+    if saved:
+        epoch = owning_epoch(entries, args.date)
+        check_saved(report, saved, log, verify, epoch["public_key"] if epoch else None)
+    if expected:
+        check_expected_keys(report, entries, expected)
+    return print_report(report)
+
+
 def main(argv=None):
     """Parse the command line, run the checks, print them; return the exit status."""
     parser = argparse.ArgumentParser(description="Verify Yacht Daily games independently.")
@@ -1202,7 +1659,24 @@ def main(argv=None):
     files.add_argument("--receipt", required=True)
     files.add_argument("--transcript", required=True)
     files.add_argument("--proof")
-    for mode in (game, day, files):
+    logs = modes.add_parser("log", help="verify a (date, sheet)'s log of finished games (v2 "
+                                        "days) from downloaded JSON files")
+    logs.add_argument("--ledger", required=True)
+    logs.add_argument("--log", required=True, help="the log: {\"checkpoints\": [...]}")
+    logs.add_argument("--date", required=True)
+    logs.add_argument("--sheet", required=True, choices=sorted(SHEETS))
+    logs.add_argument("--games", help="the day's published games (a JSON list): check that "
+                                      "the close checkpoint commits to their final transcripts")
+    logs.add_argument("--receipt", help="a v2 receipt to find in the log (with --proof)")
+    logs.add_argument("--proof", help="its inclusion proof {index, size, path}")
+    logs.add_argument("--saved", action="append", default=[], metavar="FILE",
+                      help="a checkpoint (signed note) you kept earlier; repeatable")
+    logs.add_argument("--witness", action="append", default=[], metavar="VKEY",
+                      help="a witness key name+keyid+base64 whose cosignatures count; "
+                           "repeatable")
+    logs.add_argument("--quorum", type=int, help="cosignatures required on the last checkpoint "
+                                                 "(default: every --witness)")
+    for mode in (game, day, files, logs):
         mode.add_argument("--expect-key", action="append", default=[], metavar="HEX|FILE",
                           help="an epoch public key you recorded earlier (or a file of them); "
                                "repeatable")
@@ -1210,6 +1684,8 @@ def main(argv=None):
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     verify, report = ed25519_verifier(), Report()
+    if args.mode == "log":
+        return verify_log_files(args, verify, report)
     try:
         expected = read_keys(args.expect_key)
         data = download(args)

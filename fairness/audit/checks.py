@@ -1,13 +1,14 @@
 """What every check shares: the ``Check`` itself, the signature hook, display and format helpers."""
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..canonical import canonical_json
 from ..dates import parse_date
 from ..errors import FairnessError
-from ..ledger import unsigned
+from ..ledger import RECEIPT_TYPE, RECEIPT_V2_TYPE, unsigned
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,9 @@ RECEIPT_FIELDS = {
     "type": str, "game": str, "epoch": int, "date": "date", "ruleset": str, "player": str,
     "transcript_sha256": HEX64, "total": int, "sig": "sig",
 }
+RECEIPT_V2_FIELDS = {**RECEIPT_FIELDS, "index": int, "finished_at": "time"}
+RECEIPT_FIELDS_BY_TYPE = {RECEIPT_TYPE: RECEIPT_FIELDS, RECEIPT_V2_TYPE: RECEIPT_V2_FIELDS}
+TIME_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 
 
 def short(hex_text) -> str:
@@ -108,15 +112,25 @@ def field_problems(obj, fields: Mapping[str, object], kind: str) -> list[str]:
             good = is_hex(value, 128)
         elif expected == "date":
             good = _is_date(value)
+        elif expected == "time":
+            good = isinstance(value, str) and bool(TIME_PATTERN.fullmatch(value)) \
+                and _is_date(value[:10])
         elif expected is int:
             good = type(value) is int
         else:
             good = isinstance(value, expected)
         if not good:
-            wanted = {"sig": "128 hex digits", "date": "a YYYY-MM-DD date"}.get(
+            wanted = {"sig": "128 hex digits", "date": "a YYYY-MM-DD date",
+                      "time": "a YYYY-MM-DDTHH:MM:SSZ time"}.get(
                 expected, expected if isinstance(expected, str) else expected.__name__)
             problems.append(f"{key} {value!r} is not {wanted}")
     return problems
+
+
+def receipt_fields(receipt) -> Mapping[str, object]:
+    """The fields a receipt of ``receipt``'s type has (v1's when the type is unknown)."""
+    kind = receipt.get("type") if isinstance(receipt, Mapping) else None
+    return RECEIPT_FIELDS_BY_TYPE.get(kind, RECEIPT_FIELDS)
 
 
 def aggregate(name: str, failures: list[str], success: str) -> Check:

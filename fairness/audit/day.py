@@ -7,15 +7,15 @@ from dataclasses import dataclass
 from .. import merkle
 from ..canonical import sha256_hex
 from ..dice import DiceStream
-from ..ledger import RECEIPT_TYPE, unsigned
+from ..ledger import RECEIPT_TYPE, RECEIPT_V2_TYPE, REVEAL_V2_TYPE, unsigned
 from .checks import (
     NOT_CHECKED,
-    RECEIPT_FIELDS,
     Check,
     SignatureCheck,
     aggregate,
     compared,
     field_problems,
+    receipt_fields,
     safe_canonical,
     short,
     unchecked_canonical,
@@ -131,11 +131,14 @@ class _DayAuditor:
         self.stream = SharedStream(DiceStream(reveal["seed"], reveal["date"], ruleset))
         self.rules = CachedRules(ruleset)
         self.fast = FastReplay(self.stream, self.rules)
-        self.receipt_bytes = ReceiptBytes(RECEIPT_TYPE, reveal["date"], reveal["epoch"], ruleset)
         self.failures: dict[str, list[str]] = {name: [] for name in _DAY_CHECKS}
-        self.leaves: list[tuple[str, bytes]] = []
+        self.leaves: list[tuple] = []  # (game id, or leaf index on a v2 day; leaf hash)
         self.results: list[dict] = []
         self.seen: set = set()
+        self.receipt_type = RECEIPT_V2_TYPE if reveal["type"] == REVEAL_V2_TYPE else RECEIPT_TYPE
+        # the fast path knows v1 receipts' bytes; v2 ones take the field checks
+        self.receipt_bytes = ReceiptBytes(RECEIPT_TYPE, reveal["date"], reveal["epoch"],
+                                          ruleset) if self.receipt_type == RECEIPT_TYPE else None
         self.games = 0
         self.signatures = 0
 
@@ -174,12 +177,13 @@ class _DayAuditor:
     def _audit_receipt(self, game: Mapping, receipt, transcript, replayed) -> None:
         """Check a published game's receipt against the game, its replay, and its signature."""
         game_id = game["id"]
-        message = self.receipt_bytes.of(receipt, game_id, game.get("player"))
+        message = None if self.receipt_bytes is None else self.receipt_bytes.of(
+            receipt, game_id, game.get("player"))
         if message is None:  # not plainly this game's receipt: the field checks say why
-            problems = field_problems(receipt, RECEIPT_FIELDS, "receipt")
-            expected = {"type": RECEIPT_TYPE, "game": game_id, "epoch": self.reveal["epoch"],
-                        "date": self.reveal["date"], "ruleset": self.ruleset,
-                        "player": game.get("player")}
+            problems = field_problems(receipt, receipt_fields(receipt), "receipt")
+            expected = {"type": self.receipt_type, "game": game_id,
+                        "epoch": self.reveal["epoch"], "date": self.reveal["date"],
+                        "ruleset": self.ruleset, "player": game.get("player")}
             if not problems:
                 problems = [f"{key} {receipt[key]!r} ≠ {value!r}"
                             for key, value in expected.items() if receipt[key] != value]
@@ -204,13 +208,20 @@ class _DayAuditor:
                     f"game {game_id}: sig {short(receipt['sig'])} is not a valid Ed25519 "
                     f"signature by epoch {receipt['epoch']}'s key {short(key)}")
             self.signatures += 1
-        self.leaves.append((game_id, merkle.leaf_hash(message)))
+        # v1 trees are ordered by game id, v2 logs by leaf index (the order games finished)
+        order = receipt["index"] if self.receipt_type == RECEIPT_V2_TYPE else game_id
+        self.leaves.append((order, merkle.leaf_hash(message)))
         self.results.append({"player": game.get("player"), "name": game.get("name"),
                              "game": game_id, "total": total})
 
     def checks(self) -> list[Check]:
         """The day's checks, aggregated over its games."""
         games, receipts = self.games, len(self.leaves)
+        ordered = sorted(self.leaves, key=lambda item: item[0])
+        indexes = [order for order, _ in ordered]
+        if self.receipt_type == RECEIPT_V2_TYPE and indexes != list(range(receipts)):
+            self.failures["receipts"].append(f"leaf indexes {indexes[:10]} are not "
+                                             f"0..{receipts - 1}, each once")
         successes = {
             "games replayed": f"{games} games: every roll equals the shared stream with its "
                               "holds, every box follows the rules",
@@ -233,10 +244,11 @@ class _DayAuditor:
         checks.append(Check("game count", receipts == published,
                             f"{receipts} receipts {'=' if receipts == published else '≠'} "
                             f"reveal games[{self.ruleset}] {published}"))
-        leaves = [leaf for _, leaf in sorted(self.leaves, key=lambda item: item[0])]
+        leaves = [leaf for _, leaf in ordered]
         root = merkle.root(leaves).hex()
         checks.append(Check("merkle root", root == self.reveal["roots"][self.ruleset],
-                            f"root of the {receipts} receipts by game id "
+                            f"root of the {receipts} receipts by "
+                            f"{'index' if self.receipt_type == RECEIPT_V2_TYPE else 'game id'} "
                             f"{compared(root, self.reveal['roots'][self.ruleset])} "
                             f"reveal roots[{self.ruleset}]"))
         return checks

@@ -5,17 +5,17 @@ from collections.abc import Mapping, Sequence
 from .. import merkle
 from ..canonical import sha256_hex
 from ..dice import DiceStream
-from ..ledger import RECEIPT_TYPE, receipt_leaf_hash
+from ..ledger import RECEIPT_TYPE, RECEIPT_V2_TYPE, REVEAL_V2_TYPE, receipt_leaf_hash
 from ..sheets import RULESETS
 from .checks import (
     NOT_CHECKED,
-    RECEIPT_FIELDS,
     Check,
     SignatureCheck,
     aggregate,
     compared,
     field_problems,
     is_hex,
+    receipt_fields,
     safe_canonical,
     short,
     signature_valid,
@@ -30,9 +30,9 @@ def check_game(entries: list[dict], receipt: dict, transcript: list, proof: dict
     """Check one finished game against the ledger: every roll, box, the total, its receipt."""
     view = LedgerView.read(entries)
     checks = ledger_checks(view, verify_signature)
-    problems = field_problems(receipt, RECEIPT_FIELDS, "the receipt")
-    if not problems and receipt["type"] != RECEIPT_TYPE:
-        problems.append(f"type {receipt['type']!r} ≠ {RECEIPT_TYPE}")
+    problems = field_problems(receipt, receipt_fields(receipt), "the receipt")
+    if not problems and receipt["type"] not in (RECEIPT_TYPE, RECEIPT_V2_TYPE):
+        problems.append(f"type {receipt['type']!r} ≠ {RECEIPT_TYPE} or {RECEIPT_V2_TYPE}")
     if not problems and receipt["ruleset"] not in RULESETS:
         problems.append(f"ruleset {receipt['ruleset']!r} is no known sheet")
     checks.append(aggregate("receipt format", problems,
@@ -44,6 +44,8 @@ def check_game(entries: list[dict], receipt: dict, transcript: list, proof: dict
         return checks
     reveal = view.reveals[receipt["date"]]
     checks.append(seed_check(view, reveal))
+    if receipt["type"] == RECEIPT_V2_TYPE or reveal["type"] == REVEAL_V2_TYPE:
+        checks.append(receipt_version_check(receipt, reveal))
     stream = DiceStream(reveal["seed"], receipt["date"], receipt["ruleset"])
     replayed = replay_checks(transcript, stream, explain=True)
     checks.extend(replayed.checks)
@@ -52,6 +54,14 @@ def check_game(entries: list[dict], receipt: dict, transcript: list, proof: dict
     checks.append(_receipt_signature_check(view, receipt, verify_signature))
     checks.extend(_proof_checks(receipt, reveal, proof))
     return checks
+
+
+def receipt_version_check(receipt: Mapping, reveal: Mapping) -> Check:
+    """A day revealed by a v2 reveal has v2 receipts (with a leaf index), a v1 day v1 ones."""
+    wanted = RECEIPT_V2_TYPE if reveal["type"] == REVEAL_V2_TYPE else RECEIPT_TYPE
+    ok = receipt["type"] == wanted
+    return Check("receipt version", ok, f"receipt type {receipt['type']} "
+                                        f"{'=' if ok else '≠'} {wanted} of a {reveal['type']} day")
 
 
 def _total_check(replayed: Replayed, receipt: Mapping) -> Check:
@@ -105,6 +115,8 @@ def _proof_checks(receipt: Mapping, reveal: Mapping, proof: Mapping | None) -> l
     problems = field_problems(proof, {"index": int, "size": int, "path": list}, "the proof")
     if not problems and not all(is_hex(item, 64) for item in proof["path"]):
         problems.append("path items are not all 64 hex digits")
+    if not problems and "index" in receipt and proof["index"] != receipt["index"]:
+        problems.append(f"index {proof['index']} ≠ receipt index {receipt['index']}")
     if problems:
         return [Check("inclusion proof", False, "malformed proof: " + "; ".join(problems))]
     games = reveal["games"][ruleset]

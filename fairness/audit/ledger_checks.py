@@ -176,7 +176,7 @@ def _reveal_date_problem(entry: Mapping, epoch: Mapping) -> str | None:
         return (f"date {entry.get('date')!r} ≠ epoch {epoch['epoch']} start {epoch['start']} "
                 f"+ day {day} − 1 = {expected}")
     sheets = sorted(epoch["rulesets"])
-    for key in ("games", "roots"):
+    for key in ("games", "roots", "logs")[:3 if "logs" in entry else 2]:
         value = entry.get(key)
         if not isinstance(value, Mapping) or sorted(value) != sheets:
             listed = sorted(value) if isinstance(value, Mapping) else value

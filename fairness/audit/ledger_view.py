@@ -4,7 +4,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..chain import MAX_EPOCH_DAYS
-from ..ledger import EPOCH_TYPE, REVEAL_TYPE
+from ..ledger import EPOCH_TYPE, REVEAL_TYPE, REVEAL_V2_TYPE
 from ..sheets import RULESETS
 from .checks import HEX64, field_problems, is_hex
 
@@ -19,6 +19,9 @@ ENTRY_FIELDS = {
         "seed": HEX64, "games": dict, "roots": dict, "revealed_at": str, "sig": "sig",
     },
 }
+# A v2 reveal: a v1 reveal plus, per sheet, the SHA-256 of its close checkpoint's body.
+ENTRY_FIELDS[REVEAL_V2_TYPE] = {**ENTRY_FIELDS[REVEAL_TYPE], "logs": dict}
+REVEAL_TYPES = (REVEAL_TYPE, REVEAL_V2_TYPE)
 
 
 @dataclass
@@ -53,7 +56,7 @@ class LedgerView:
     def well_formed_reveals(self) -> list:
         """(position, entry) of every well-formed reveal entry, in ledger order."""
         return [(position, entry) for position, entry in enumerate(self.entries)
-                if well_formed(entry) and entry["type"] == REVEAL_TYPE]
+                if well_formed(entry) and entry["type"] in REVEAL_TYPES]
 
 
 def well_formed(entry) -> bool:
@@ -74,7 +77,10 @@ def entry_value_problems(entry: Mapping) -> list[str]:
             problems.append(f"rulesets {entry['rulesets']!r} names an unknown sheet")
     else:
         for key, check, wanted in (("games", lambda v: type(v) is int and v >= 0, "a count"),
-                                   ("roots", lambda v: is_hex(v, 64), HEX64)):
+                                   ("roots", lambda v: is_hex(v, 64), HEX64),
+                                   ("logs", lambda v: is_hex(v, 64), HEX64)):
+            if key not in entry:
+                continue
             bad = {k: v for k, v in entry[key].items() if not check(v)}
             if bad:
                 problems.append(f"{key} {bad!r} is not {wanted}")

@@ -96,3 +96,14 @@ def fresh_dice_by_roll(game: Game) -> dict[int, dict[int, int]]:
             }
             roll_number += 1
     return fresh
+
+
+def subproof(m: int, data: list[bytes], whole: bool) -> list[bytes]:
+    """RFC 9162 section 2.1.4.1: SUBPROOF(m, D[n], b), recursively."""
+    n = len(data)
+    if m == n:
+        return [] if whole else [mth(data)]
+    k = _split(n)
+    if m <= k:
+        return subproof(m, data[:k], whole) + [mth(data[k:])]
+    return subproof(m - k, data[k:], False) + [mth(data[:k])]

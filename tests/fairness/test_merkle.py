@@ -7,10 +7,18 @@ RFC's MTH and PATH definitions, and with Certificate Transparency's published ro
 import hashlib
 
 import pytest
-from fairness_testkit import mth, path
+from fairness_testkit import mth, path, subproof
 
 from fairness.errors import LedgerError
-from fairness.merkle import inclusion_path, leaf_hash, node_hash, root, verify_inclusion
+from fairness.merkle import (
+    consistency_path,
+    inclusion_path,
+    leaf_hash,
+    node_hash,
+    root,
+    verify_consistency,
+    verify_inclusion,
+)
 
 
 def leaves_of(size: int) -> list[bytes]:
@@ -123,3 +131,60 @@ class TestTamperedProofs:
         hashes = [leaf_hash(d) for d in leaves_of(3)]
         audit = inclusion_path(0, hashes)
         assert verify_inclusion(hashes[0], 0, 4, audit, root(hashes))
+
+
+class TestConsistencyAgainstTheRfc:
+    """Consistency proofs equal the RFC's SUBPROOF for every pair of sizes 0 <= m <= n <= 40,
+    verify, and fail when any part of them is changed."""
+
+    @pytest.mark.parametrize("size", range(41))
+    def test_every_proof_and_its_verification(self, size):
+        data = leaves_of(size)
+        hashes = [leaf_hash(d) for d in data]
+        for first in range(size + 1):
+            proof = consistency_path(first, hashes)
+            expected = subproof(first, data, True) if 0 < first < size else []
+            assert proof == expected, first
+            assert verify_consistency(first, size, mth(data[:first]), mth(data), proof), first
+
+    @pytest.mark.parametrize("size", [2, 3, 5, 7, 8, 13, 16, 17, 40])
+    def test_every_tampering_fails(self, size):
+        hashes = [leaf_hash(d) for d in leaves_of(size)]
+        top = root(hashes)
+        for first in range(1, size):
+            proof = consistency_path(first, hashes)
+            old = root(hashes[:first])
+            forged = hashlib.sha256(b"forged").digest()
+            cases = [
+                ("other first root", first, size, forged, top, proof),
+                ("other second root", first, size, old, forged, proof),
+                ("first + 1", first + 1, size, old, top, proof),
+                ("first - 1", first - 1, size, old, top, proof),
+                ("extra hash", first, size, old, top, [*proof, top]),
+                ("dropped hash", first, size, old, top, proof[:-1]),
+            ]
+            if proof:
+                flipped = bytes([proof[0][0] ^ 1]) + proof[0][1:]
+                cases.append(("flipped bit", first, size, old, top, [flipped, *proof[1:]]))
+            for what, m, n, first_root, second_root, path_ in cases:
+                assert not verify_consistency(m, n, first_root, second_root, path_), \
+                    (size, first, what)
+
+    def test_a_fork_is_inconsistent(self):
+        """Two trees of one size with different roots are never consistent, whatever the proof."""
+        one = [leaf_hash(d) for d in leaves_of(5)]
+        other = [*one[:4], leaf_hash(b"forged")]
+        assert not verify_consistency(5, 5, root(one), root(other), [])
+        assert not verify_consistency(4, 5, root(one[:4]), root(other),
+                                      consistency_path(4, one))
+
+    def test_the_second_size_is_not_bound_by_the_proof_alone(self):
+        """Like an inclusion proof, a consistency proof from 1 to 3 has the shape of one from 1
+        to 4: the sizes come from the signed checkpoints, never from the proof."""
+        hashes = [leaf_hash(d) for d in leaves_of(3)]
+        proof = consistency_path(1, hashes)
+        assert verify_consistency(1, 4, root(hashes[:1]), root(hashes), proof)
+
+    def test_no_proof_beyond_the_tree(self):
+        with pytest.raises(LedgerError):
+            consistency_path(4, [leaf_hash(d) for d in leaves_of(3)])

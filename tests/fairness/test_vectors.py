@@ -5,6 +5,7 @@ then each section is recomputed here from the protocol's definitions (HMAC, RFC 
 Ed25519 through ``cryptography``) rather than trusted because the core wrote it.
 """
 
+import base64
 import hashlib
 import hmac
 import importlib.util
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from fairness_testkit import mth, path, reference_dice
+from fairness_testkit import mth, path, reference_dice, subproof
 
 from fairness import RULESETS, DiceStream, audit, canonical_json, replay
 from fairness.rules import JOKER_LOWER, JOKER_UPPER, JOKER_UPPER_ZERO
@@ -256,3 +257,64 @@ class TestLedger:
                 entries, receipts[proof["game"]], game["transcript"], shape, verify_signature
             )
             assert all(check.ok for check in checks), [c for c in checks if not c.ok]
+
+
+class TestTransparencyLog:
+    """The tlog section recomputed from RFC 9162 and the C2SP texts, not from the core."""
+
+    @pytest.fixture(scope="class")
+    def tlog(self, vectors):
+        """The section."""
+        return vectors["tlog"]
+
+    def test_consistency_proofs_are_the_rfc_subproofs(self, tlog):
+        script = load_script()
+        for vector in tlog["consistency"]:
+            data = script.merkle_leaf_data(vector["leaves"])[:vector["second"]]
+            assert vector["first_root"] == mth(data[:vector["first"]]).hex()
+            assert vector["second_root"] == mth(data).hex()
+            assert vector["path"] == [h.hex() for h in subproof(vector["first"], data, True)]
+
+    def test_the_checkpoint_note_and_its_key_id(self, tlog):
+        cp = tlog["checkpoint"]
+        name, key = cp["key_name"], bytes.fromhex(tlog["day"]["entries"][0]["public_key"])
+        assert cp["key_id"] == hashlib.sha256(name.encode() + b"\n\x01" + key).hexdigest()[:8]
+        assert cp["note"].startswith(cp["body"] + "\n\u2014 " + name + " ")
+        line = cp["note"][len(cp["body"]) + 1:].split("\n")[0]
+        raw = base64.b64decode(line.split(" ")[2])
+        assert raw[:4].hex() == cp["key_id"]
+        Ed25519PublicKey.from_public_bytes(key).verify(raw[4:], cp["body"].encode())
+        lines = cp["body"].split("\n")
+        assert lines[0] == name and lines[3].startswith("time ") and lines[-1] == ""
+
+    def test_the_witness_cosignature(self, tlog):
+        witness, body = tlog["witness"], tlog["checkpoint"]["body"]
+        key = bytes.fromhex(witness["public_key"])
+        ident = hashlib.sha256(witness["name"].encode() + b"\n\x04" + key).hexdigest()[:8]
+        assert witness["key_id"] == ident
+        assert witness["vkey"] == (f"{witness['name']}+{ident}+"
+                                   + base64.b64encode(b"\x04" + key).decode())
+        message = f"cosignature/v1\ntime {witness['timestamp']}\n{body}"
+        assert witness["cosigned_message"] == message
+        line = next(x for x in tlog["checkpoint"]["note"].split("\n")
+                    if x.startswith("\u2014 " + witness["name"] + " "))
+        raw = base64.b64decode(line.split(" ")[2])
+        assert raw[:4].hex() == ident
+        assert int.from_bytes(raw[4:12], "big") == witness["timestamp"]
+        Ed25519PublicKey.from_public_bytes(key).verify(raw[12:], message.encode())
+
+    def test_each_close_commits_to_its_final_transcripts(self, tlog):
+        day = tlog["day"]
+        for ruleset, games in day["games"].items():
+            leaves = {g["id"]: json.dumps({
+                "finished": g["status"] == "finished", "game": g["id"], "player": g["player"],
+                "transcript_sha256": hashlib.sha256(json.dumps(
+                    g["transcript"], sort_keys=True, separators=(",", ":")).encode()).hexdigest(),
+                "type": "yacht-daily/final/v1"}, sort_keys=True, separators=(",", ":")).encode()
+                for g in games}
+            root = mth([leaves[k] for k in sorted(leaves)])
+            close = day["logs"][ruleset]["checkpoints"][-1]["note"].split("\n")[5]
+            assert close == f"close {len(games)} {base64.b64encode(root).decode()}"
+            reveal = day["entries"][-1]
+            body = day["logs"][ruleset]["checkpoints"][-1]["note"].split("\n\n")[0] + "\n"
+            assert reveal["logs"][ruleset] == hashlib.sha256(body.encode()).hexdigest()

@@ -24,6 +24,17 @@ def test_canonical_json(vectors, standalone, node):
         assert from_js == case["canonical"]
 
 
+@pytest.mark.parametrize("value", ["\ud800", {"\udfff": 1}, ["a\ud83d"]])
+def test_a_lone_surrogate_has_no_canonical_json_in_the_three(value, standalone, node):
+    """One rule (FAIRNESS.md): a string with a lone surrogate is rejected, not escaped."""
+    with pytest.raises(ValueError):
+        canonical_json(value)
+    with pytest.raises(ValueError):
+        standalone.canonical(value)
+    [result] = node.run([{"fn": "canonicalJson", "args": [value]}])
+    assert "lone surrogates" in result["error"]
+
+
 def test_dice_stream(vectors, standalone, node):
     """Block messages, HMAC blocks, rejection and dice agree."""
     jobs, expected = [], []

@@ -13,6 +13,8 @@ export const GENESIS_PREV = "0".repeat(64);
 export const EPOCH_TYPE = "yacht-daily/epoch/v1";
 export const REVEAL_TYPE = "yacht-daily/reveal/v1";
 export const RECEIPT_TYPE = "yacht-daily/receipt/v1";
+export const REVEAL_V2_TYPE = "yacht-daily/reveal/v2";
+export const RECEIPT_V2_TYPE = "yacht-daily/receipt/v2";
 export const CHAIN_MESSAGE = "yacht-daily/chain/v1";
 export const DICE_DOMAIN = "yacht-daily/dice/v1";
 const NO_ED25519 = "NOT checked: this browser's WebCrypto has no Ed25519";
@@ -86,6 +88,9 @@ function compareCodePoints(a, b) {
 
 /** Canonical JSON text: keys sorted by code point, no whitespace, integers only. */
 export function canonicalJson(value) {
+  if (typeof value === "string" && !value.isWellFormed()) {
+    throw new TypeError("canonical JSON holds no lone surrogates");
+  }
   if (value === null || typeof value === "boolean" || typeof value === "string") {
     return JSON.stringify(value);
   }
@@ -96,6 +101,9 @@ export function canonicalJson(value) {
   if (Array.isArray(value)) return "[" + value.map(canonicalJson).join(",") + "]";
   if (typeof value === "object") {
     const keys = Object.keys(value).sort(compareCodePoints);
+    if (!keys.every((k) => k.isWellFormed())) {
+      throw new TypeError("canonical JSON holds no lone surrogates");
+    }
     return "{" + keys.map((k) => JSON.stringify(k) + ":" + canonicalJson(value[k])).join(",") + "}";
   }
   throw new TypeError(`canonical JSON cannot encode ${typeof value}`);
@@ -400,6 +408,15 @@ const FIELDS = {
   [RECEIPT_TYPE]: { type: "str", game: "str", epoch: "int", date: "date", ruleset: "str",
     player: "str", transcript_sha256: 64, total: "int", sig: 128 },
 };
+FIELDS[REVEAL_V2_TYPE] = { ...FIELDS[REVEAL_TYPE], logs: "dict" };
+FIELDS[RECEIPT_V2_TYPE] = { ...FIELDS[RECEIPT_TYPE], index: "int", finished_at: "time" };
+const REVEAL_TYPES = [REVEAL_TYPE, REVEAL_V2_TYPE];
+
+/** True when `value` is a YYYY-MM-DDTHH:MM:SSZ time on a calendar date. */
+function isTime(value) {
+  return typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(value)
+    && isDate(value.slice(0, 10));
+}
 
 /** True for a JSON object (not null, not an array). */
 function isObject(value) {
@@ -426,10 +443,11 @@ const KIND_CHECKS = {
   list: (v) => Array.isArray(v),
   dict: isObject,
   date: isDate,
+  time: (v) => isTime(v),
   64: (v) => isHex(v, 64),
   128: (v) => isHex(v, 128),
 };
-const KIND_NAMES = { date: "a YYYY-MM-DD date", 64: "64 hex digits", 128: "128 hex digits" };
+const KIND_NAMES = { date: "a YYYY-MM-DD date", time: "a YYYY-MM-DDTHH:MM:SSZ time", 64: "64 hex digits", 128: "128 hex digits" };
 
 /** What is wrong with an object's fields for its kind (empty: nothing). */
 export function formatProblems(obj, kind) {
@@ -445,7 +463,7 @@ export function formatProblems(obj, kind) {
       problems.push(`${key} ${JSON.stringify(obj[key])} is not ${KIND_NAMES[want] || want}`);
     }
   }
-  if (problems.length || kind === RECEIPT_TYPE) return problems;
+  if (problems.length || kind === RECEIPT_TYPE || kind === RECEIPT_V2_TYPE) return problems;
   if (kind === EPOCH_TYPE) {
     if (!(obj.length >= 1 && obj.length <= MAX_EPOCH_DAYS)) {
       problems.push(`length ${obj.length} is not 1..${MAX_EPOCH_DAYS}`);
@@ -457,8 +475,10 @@ export function formatProblems(obj, kind) {
     if (Object.values(obj.games).some((v) => !Number.isInteger(v) || v < 0)) {
       problems.push(`games ${JSON.stringify(obj.games)} is not a count`);
     }
-    if (Object.values(obj.roots).some((v) => !isHex(v, 64))) {
-      problems.push(`roots ${JSON.stringify(obj.roots)} is not 64 hex digits`);
+    for (const key of kind === REVEAL_V2_TYPE ? ["roots", "logs"] : ["roots"]) {
+      if (Object.values(obj[key]).some((v) => !isHex(v, 64))) {
+        problems.push(`${key} ${JSON.stringify(obj[key])} is not 64 hex digits`);
+      }
     }
   }
   return problems;
@@ -504,7 +524,8 @@ function readLedger(entries) {
   const wellFormedReveals = [];
   entries.forEach((entry, i) => {
     const kind = isObject(entry) ? entry.type : undefined;
-    if ((kind !== EPOCH_TYPE && kind !== REVEAL_TYPE) || formatProblems(entry, kind).length) {
+    if ((kind !== EPOCH_TYPE && !REVEAL_TYPES.includes(kind))
+        || formatProblems(entry, kind).length) {
       return;
     }
     if (kind === EPOCH_TYPE) {
@@ -526,7 +547,7 @@ export async function checkLedger(entries) {
   const formatFailures = [];
   entries.forEach((entry, i) => {
     const kind = isObject(entry) ? entry.type : undefined;
-    const problems = kind === EPOCH_TYPE || kind === REVEAL_TYPE
+    const problems = kind === EPOCH_TYPE || REVEAL_TYPES.includes(kind)
       ? formatProblems(entry, kind) : [`unknown type ${JSON.stringify(kind ?? null)}`];
     for (const problem of problems) formatFailures.push(`entry ${i}: ${problem}`);
   });
@@ -652,7 +673,8 @@ function dateProblem(entry, epoch) {
       + `− 1 = ${expected}`;
   }
   const sheets = [...epoch.rulesets].sort(compareCodePoints).join(",");
-  for (const key of ["games", "roots"]) {
+  for (const key of entry.type === REVEAL_V2_TYPE ? ["games", "roots", "logs"]
+    : ["games", "roots"]) {
     if (sortedKeys(entry[key]).join(",") !== sheets) {
       return `${key} covers ${sortedKeys(entry[key]).join(", ")}, not the epoch's sheets ${sheets}`;
     }
@@ -803,9 +825,10 @@ export function replay(transcript, ruleset, rolls, { explain = true } = {}) {
 
 /** What is wrong with a receipt's format (empty: nothing). */
 function receiptProblems(receipt) {
-  const problems = formatProblems(receipt, RECEIPT_TYPE);
-  if (!problems.length && receipt.type !== RECEIPT_TYPE) {
-    problems.push(`type '${receipt.type}' ≠ ${RECEIPT_TYPE}`);
+  const v2 = isObject(receipt) && receipt.type === RECEIPT_V2_TYPE;
+  const problems = formatProblems(receipt, v2 ? RECEIPT_V2_TYPE : RECEIPT_TYPE);
+  if (!problems.length && receipt.type !== RECEIPT_TYPE && !v2) {
+    problems.push(`type '${receipt.type}' ≠ ${RECEIPT_TYPE} or ${RECEIPT_V2_TYPE}`);
   }
   if (!problems.length && !Object.hasOwn(SHEETS, receipt.ruleset)) {
     problems.push(`ruleset '${receipt.ruleset}' is no known sheet`);
@@ -855,6 +878,12 @@ export async function verifyGame({ ledger, receipt, transcript, proof = null }) 
   const problem = await chainProblem(reveal, epoch, new Map());
   checks.push({ name: "seed", ok: !problem, detail: problem || `seed ${short(reveal.seed)} `
     + `hashed down ${reveal.day} steps = epoch ${epoch.epoch}'s anchor ${short(epoch.anchor)}` });
+  if (receipt.type === RECEIPT_V2_TYPE || reveal.type === REVEAL_V2_TYPE) {
+    const wanted = reveal.type === REVEAL_V2_TYPE ? RECEIPT_V2_TYPE : RECEIPT_TYPE;
+    checks.push({ name: "receipt version", ok: receipt.type === wanted,
+      detail: `receipt type ${receipt.type} ${receipt.type === wanted ? "=" : "≠"} ${wanted} `
+        + `of a ${reveal.type} day` });
+  }
 
   const rolls = await streamRolls(reveal.seed, date, ruleset);
   const replayed = replay(transcript, ruleset, rolls, { explain: true });
@@ -898,6 +927,10 @@ async function proofChecks(receipt, reveal, proof) {
   const wellFormed = isObject(proof) && sameKeys(proof, ["index", "path", "size"])
     && Number.isInteger(proof.index) && Number.isInteger(proof.size) && Array.isArray(proof.path)
     && proof.path.every((h) => isHex(h, 64));
+  if (wellFormed && Object.hasOwn(receipt, "index") && proof.index !== receipt.index) {
+    return [{ name: "inclusion proof", ok: false,
+      detail: `malformed proof: index ${proof.index} ≠ receipt index ${receipt.index}` }];
+  }
   if (!wellFormed) {
     return [{ name: "inclusion proof", ok: false,
       detail: `malformed proof: ${JSON.stringify(proof)}` }];
@@ -917,4 +950,450 @@ async function proofChecks(receipt, reveal, proof) {
         + `${proof.path.length} path hashes → root ${compared(shown, published)} `
         + `reveal roots[${ruleset}]` },
   ];
+}
+
+// ------------------------------------------------------------------ the day's log (v2)
+
+const LOG_PREFIX = "yacht-daily/log";
+const DASH = "\u2014";
+const NOTE_ED25519 = 1;
+const COSIGNATURE_V1 = 4;
+const utf8 = (text) => new TextEncoder().encode(text);
+
+/** RFC 9162 (2.1.4.2): is (second, secondRoot) an append-only extension of (first, firstRoot)? */
+export async function verifyConsistency(first, second, firstRoot, secondRoot, path) {
+  const same = (a, b) => bytesToHex(a) === bytesToHex(b);
+  if (!(first >= 0 && first <= second)) return false;
+  if (first === second) return path.length === 0 && same(firstRoot, secondRoot);
+  if (first === 0) return path.length === 0 && same(firstRoot, await sha256(new Uint8Array()));
+  const proof = ((first & (first - 1)) === 0 ? [firstRoot] : []).concat(path);
+  if (!proof.length) return false;
+  let fn = first - 1;
+  let sn = second - 1;
+  while (fn % 2 === 1) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+  let fr = proof[0];
+  let sr = proof[0];
+  for (const sibling of proof.slice(1)) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = await nodeHash(sibling, fr);
+      sr = await nodeHash(sibling, sr);
+      while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+    } else {
+      sr = await nodeHash(sr, sibling);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && same(fr, firstRoot) && same(sr, secondRoot);
+}
+
+/** SHA-256(name || 0x0A || signature type || public key)[:4] (C2SP signed-note). */
+export async function noteKeyId(name, kind, key) {
+  return (await sha256(concat(utf8(name + "\n"), new Uint8Array([kind]), key))).slice(0, 4);
+}
+
+/** Strict canonical standard base64 (of `size` bytes when given), or throw. */
+function fromBase64(text, size = null) {
+  let raw;
+  try {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4) throw new Error();
+    raw = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  } catch {
+    throw new Error(`${JSON.stringify(text)} is not base64`);
+  }
+  if (btoa(String.fromCharCode(...raw)) !== text || (size !== null && raw.length !== size)) {
+    throw new Error(`${JSON.stringify(text)} is not canonical base64 of ${size ?? "some"} bytes`);
+  }
+  return raw;
+}
+
+/** A note key name: non-empty, no space, no '+'. */
+function keyNameOk(name) {
+  return name.length > 0 && !/[\s+]/u.test(name);
+}
+
+/** {text, signatures: [{name, keyId, payload}]} of a C2SP signed note, or throw. */
+export function readNote(note) {
+  if (typeof note !== "string" || /[\u0000-\u0009\u000b-\u001f]/.test(note)) {
+    throw new Error("a note is text without control characters but newlines");
+  }
+  if (!note.isWellFormed() || utf8(note).length > 65536) {
+    throw new Error("a note is valid UTF-8 of at most 65536 bytes");
+  }
+  const split = note.lastIndexOf("\n\n");
+  if (split < 0 || !note.endsWith("\n")) {
+    throw new Error("a note is text, a blank line and signature lines");
+  }
+  const text = note.slice(0, split + 1);
+  const lines = note.slice(split + 2, -1).split("\n");
+  if (lines.length < 1 || lines.length > 64 || note.slice(split + 2) === "") {
+    throw new Error("a note has 1 to 64 signature lines");
+  }
+  const signatures = lines.map((line) => {
+    const parts = line.split(" ");
+    if (parts.length !== 3 || parts[0] !== DASH || !keyNameOk(parts[1])) {
+      throw new Error(`${JSON.stringify(line)} is not a signature line`);
+    }
+    const raw = fromBase64(parts[2]);
+    if (raw.length < 5) throw new Error(`the signature of '${parts[1]}' is too short`);
+    return { name: parts[1], keyId: bytesToHex(raw.slice(0, 4)), payload: raw.slice(4) };
+  });
+  return { text, signatures };
+}
+
+/** A checkpoint body read: {origin, size, root, time, prev, close}, or throw. */
+export function readCheckpoint(body) {
+  const lines = body.endsWith("\n") ? body.slice(0, -1).split("\n") : [];
+  if (lines.length !== 5 && lines.length !== 6) {
+    throw new Error(`a checkpoint has 5 lines (6 when it closes), not ${lines.length}`);
+  }
+  const [origin, size, root, timeLine, prev] = lines;
+  const parts = origin.split("/");
+  if (!(parts.length === 5 && parts.slice(0, 2).join("/") === LOG_PREFIX
+    && isHex(parts[2], 16) && isDate(parts[3]) && /^[a-z]+(-[a-z]+)*$/.test(parts[4]))) {
+    throw new Error(`origin '${origin}' is not ${LOG_PREFIX}/<16 hex>/<date>/<sheet>`);
+  }
+  const decimal = /^(0|[1-9][0-9]{0,15})$/;
+  if (!decimal.test(size) || Number(size) > Number.MAX_SAFE_INTEGER) {
+    throw new Error(`the tree size '${size}' is not a decimal`);
+  }
+  const time = timeLine.slice(5);
+  if (!timeLine.startsWith("time ") || !isTime(time) || Number(time.slice(11, 13)) > 23
+    || Number(time.slice(14, 16)) > 59 || Number(time.slice(17, 19)) > 59) {
+    throw new Error(`line '${timeLine}' is not 'time YYYY-MM-DDTHH:MM:SSZ'`);
+  }
+  if (!prev.startsWith("prev ")) throw new Error(`line '${prev}' is not 'prev <base64>'`);
+  const checkpoint = { origin, size: Number(size), root: fromBase64(root, 32), time,
+    prev: fromBase64(prev.slice(5), 32), close: null };
+  if (lines.length === 6) {
+    const close = lines[5].split(" ");
+    if (close.length !== 3 || close[0] !== "close" || !decimal.test(close[1])) {
+      throw new Error(`line '${lines[5]}' is not 'close <games> <base64 root>'`);
+    }
+    checkpoint.close = { games: Number(close[1]), root: fromBase64(close[2], 32) };
+  }
+  return checkpoint;
+}
+
+/** The published log's checkpoints read, and what is malformed in it. */
+function readLog(log) {
+  const items = isObject(log) ? log.checkpoints : undefined;
+  if (!Array.isArray(items) || !items.length || !sameKeys(log, ["checkpoints"])) {
+    return { points: [], problems: ["the log is not an object with exactly a non-empty "
+      + "checkpoints list"] };
+  }
+  const points = [];
+  const problems = [];
+  items.forEach((item, i) => {
+    try {
+      if (!isObject(item) || !sameKeys(item, ["consistency", "note"])) {
+        throw new Error("not an object with exactly note and consistency");
+      }
+      if (!Array.isArray(item.consistency) || !item.consistency.every((h) => isHex(h, 64))) {
+        throw new Error("consistency is not a list of 64-hex-digit hashes");
+      }
+      const { text, signatures } = readNote(item.note);
+      points.push({ checkpoint: readCheckpoint(text), body: text, signatures,
+        consistency: item.consistency.map(hexToBytes) });
+    } catch (error) {
+      problems.push(`checkpoint ${i}: ${error.message}`);
+    }
+  });
+  return { points, problems };
+}
+
+/** A 64-byte Ed25519 signature of `message` by `keyHex`. */
+async function ed25519Ok(keyHex, message, signature) {
+  return signature.length === 64 && verifyEd25519(keyHex, message, bytesToHex(signature));
+}
+
+/** {name, key} of a witness vkey `name+keyid+base64(0x04 || key)`, or throw. */
+export async function parseWitness(text) {
+  const parts = [text.split("+", 1)[0]];
+  const rest = text.slice(parts[0].length + 1);
+  parts.push(rest.split("+", 1)[0], rest.slice(rest.indexOf("+") + 1));
+  if (rest.indexOf("+") < 0 || !keyNameOk(parts[0])) {
+    throw new Error(`witness key '${text}' is not name+keyid+base64`);
+  }
+  const raw = fromBase64(parts[2], 33);
+  const id = bytesToHex(await noteKeyId(parts[0], raw[0], raw.slice(1)));
+  if (raw[0] !== COSIGNATURE_V1 || id !== parts[1]) {
+    throw new Error(`witness key '${text}': not a cosignature/v1 key with that key ID`);
+  }
+  return { name: parts[0], key: raw.slice(1) };
+}
+
+/** The epoch that owns `date`: of those whose days cover it, the latest started; or null. */
+function epochCovering(view, date) {
+  let owner = null;
+  const epochs = [...view.epochs.values()].map(([, epoch]) => epoch)
+    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.epoch - b.epoch));
+  for (const epoch of epochs) {
+    const days = isDate(date) ? (Date.parse(date) - Date.parse(epoch.start)) / 86400000 : -1;
+    if (days >= 0 && days < epoch.length) owner = epoch;
+  }
+  return owner;
+}
+
+/**
+ * Verify one (date, sheet)'s log: `ledger`, `date`, `ruleset`, `log` ({checkpoints: [{note,
+ * consistency}]}), `witnesses` (vkey texts) and `quorum` (cosignatures needed on the last
+ * checkpoint). Returns [{name, ok, detail}] like verifyGame.
+ */
+export async function verifyLog({ ledger, date, ruleset, log, witnesses = [], quorum = 0 }) {
+  const entries = Array.isArray(ledger) ? ledger : ledger.entries;
+  const view = readLedger(entries);
+  const epoch = epochCovering(view, date);
+  if (!epoch) return [{ name: "log format", ok: false, detail: `no published epoch covers ${date}` }];
+  const key = epoch.public_key;
+  const name = `${LOG_PREFIX}/${key.slice(0, 16)}/${date}/${ruleset}`;
+  const { points, problems } = readLog(log);
+  points.forEach((p, i) => {
+    if (p.checkpoint.origin !== name) {
+      problems.push(`checkpoint ${i}: origin '${p.checkpoint.origin}' ≠ '${name}'`);
+    }
+  });
+  const checks = [aggregate("log format", problems,
+    `${points.length} checkpoints of ${name}, each a signed note`)];
+  if (problems.length) return checks;
+  const ed25519 = await ed25519Supported();
+  if (!ed25519) {
+    checks.push({ name: "log signatures", ok: null, detail: NO_ED25519 });
+  } else {
+    const wanted = bytesToHex(await noteKeyId(name, NOTE_ED25519, hexToBytes(key)));
+    const failures = [];
+    for (const [i, p] of points.entries()) {
+      const mine = p.signatures.filter((s) => s.name === name && s.keyId === wanted);
+      let valid = mine.length > 0;
+      for (const s of mine) valid = valid && (await ed25519Ok(key, utf8(p.body), s.payload));
+      if (!mine.length) {
+        failures.push(`checkpoint ${i}: no signature by ${name} (key ID ${wanted})`);
+      } else if (!valid) {
+        failures.push(`checkpoint ${i}: signature by ${name} is not a valid Ed25519 signature `
+          + `of its body by ${short(key)}`);
+      }
+    }
+    checks.push(aggregate("log signatures", failures,
+      `${points.length} checkpoints, each signed by the epoch key ${short(key)}`));
+  }
+  const chain = [];
+  const consistency = [];
+  for (const [i, p] of points.entries()) {
+    const cp = p.checkpoint;
+    const before = i ? points[i - 1] : null;
+    const expected = before ? await sha256(utf8(before.body)) : new Uint8Array(32);
+    const source = before ? `SHA-256 of checkpoint ${i - 1}` : "32 zero bytes";
+    if (bytesToHex(cp.prev) !== bytesToHex(expected)) {
+      chain.push(`checkpoint ${i}: prev ${bytesToHex(cp.prev)} ≠ ${source} ${bytesToHex(expected)}`);
+    }
+    if (!before) {
+      if (p.consistency.length) consistency.push("checkpoint 0: a consistency proof from nothing");
+      continue;
+    }
+    const old = before.checkpoint;
+    if (cp.size < old.size) {
+      chain.push(`checkpoint ${i}: size ${cp.size} < ${old.size} of checkpoint ${i - 1}`);
+    }
+    if (cp.time < old.time) {
+      chain.push(`checkpoint ${i}: time ${cp.time} before ${old.time} of checkpoint ${i - 1}`);
+    }
+    if (!(await verifyConsistency(old.size, cp.size, old.root, cp.root, p.consistency))) {
+      const fork = old.size === cp.size && bytesToHex(old.root) !== bytesToHex(cp.root)
+        ? " (same size, other root: a fork)" : "";
+      consistency.push(`checkpoint ${i}: size ${cp.size} root ${bytesToHex(cp.root)} is not `
+        + `consistent with size ${old.size} root ${bytesToHex(old.root)}${fork}`);
+    }
+  }
+  checks.push(aggregate("log chain", chain, `${points.length} checkpoints, each prev = SHA-256 `
+    + "of the one before, sizes and times in order"));
+  checks.push(aggregate("log consistency", consistency, `${points.length} checkpoints, each an `
+    + "append-only extension of the one before (RFC 9162 consistency proofs)"));
+  checks.push(await closeCheck(view, date, ruleset, points));
+  if (witnesses.length || quorum) {
+    checks.push(await cosignatureCheck(points, witnesses, quorum, ed25519));
+  }
+  return checks;
+}
+
+/** Only the last checkpoint closes; once revealed, it is the reveal's count, root and hash. */
+async function closeCheck(view, date, ruleset, points) {
+  const failures = [];
+  points.slice(0, -1).forEach((p, i) => {
+    if (p.checkpoint.close) failures.push(`checkpoint ${i}: closes before the last one`);
+  });
+  const last = points[points.length - 1];
+  const cp = last.checkpoint;
+  const [, reveal] = view.reveals.get(date) || [];
+  if (!reveal) {
+    return aggregate("log close", failures,
+      `not revealed yet; the log is ${cp.close ? "closed" : "open"}`);
+  }
+  if (reveal.type !== REVEAL_V2_TYPE) {
+    return { name: "log close", ok: false,
+      detail: `${date} was revealed by a ${reveal.type} entry, which commits to no log` };
+  }
+  if (!cp.close) failures.push("the last checkpoint does not close the log");
+  const wanted = {
+    games: [cp.size, reveal.games[ruleset]],
+    roots: [bytesToHex(cp.root), reveal.roots[ruleset]],
+    logs: [await sha256Hex(utf8(last.body)), reveal.logs[ruleset]],
+  };
+  for (const [key, [mine, published]] of Object.entries(wanted)) {
+    if (mine !== published) {
+      failures.push(`close checkpoint ${key} ${mine} ≠ reveal ${key}[${ruleset}] ${published}`);
+    }
+  }
+  return aggregate("log close", failures, `the close checkpoint (size ${cp.size}, root `
+    + `${short(bytesToHex(cp.root))}) is the reveal's games, roots and logs[${ruleset}]`);
+}
+
+/** Every cosignature by a named witness verifies; the last checkpoint has `quorum` of them. */
+async function cosignatureCheck(points, witnessTexts, quorum, ed25519) {
+  if (!ed25519) return { name: "cosignatures", ok: null, detail: NO_ED25519 };
+  const witnesses = [];
+  for (const text of witnessTexts) witnesses.push(await parseWitness(text));
+  const failures = [];
+  const valid = new Set();
+  for (const [i, p] of points.entries()) {
+    for (const { name, key } of witnesses) {
+      const id = bytesToHex(await noteKeyId(name, COSIGNATURE_V1, key));
+      for (const s of p.signatures.filter((x) => x.name === name && x.keyId === id)) {
+        let ok = false;
+        if (s.payload.length === 72) {
+          const stamp = new DataView(s.payload.buffer, s.payload.byteOffset, 8).getBigUint64(0);
+          const message = utf8(`cosignature/v1\ntime ${stamp}\n${p.body}`);
+          ok = stamp < 2n ** 63n && (await ed25519Ok(bytesToHex(key), message, s.payload.slice(8)));
+        }
+        if (ok && i === points.length - 1) valid.add(name);
+        if (!ok) failures.push(`checkpoint ${i}: cosignature by ${name} does not verify`);
+      }
+    }
+  }
+  const names = [...valid].sort(compareCodePoints).join(", ");
+  if (valid.size < quorum) {
+    failures.push(`the last checkpoint has ${valid.size} valid cosignatures of the named `
+      + `witnesses (${names || "none"}), fewer than the ${quorum} required`);
+  }
+  return aggregate("cosignatures", failures, `the last checkpoint is cosigned by ${valid.size} `
+    + `named witnesses (${names}); ${quorum} required`);
+}
+
+/** A v2 receipt's proof leads to a checkpoint of the log of the proof's size, and the game
+ *  finished no later than the first checkpoint that includes it. */
+export async function verifyReceiptInLog({ receipt, log, proof }) {
+  const { points, problems } = readLog(log);
+  if (problems.length) return [{ name: "receipt in log", ok: false, detail: problems.join("; ") }];
+  if (!(isObject(proof) && sameKeys(proof, ["index", "path", "size"])
+    && Number.isInteger(proof.index) && Number.isInteger(proof.size)
+    && Array.isArray(proof.path) && proof.path.every((h) => isHex(h, 64)))) {
+    return [{ name: "receipt in log", ok: false, detail: "malformed inclusion proof" }];
+  }
+  const index = receipt.index;
+  if (proof.index !== index) {
+    return [{ name: "receipt in log", ok: false,
+      detail: `proof index ${proof.index} ≠ receipt index ${JSON.stringify(index ?? null)}` }];
+  }
+  const target = points.map((p) => p.checkpoint).find((cp) => cp.size === proof.size);
+  if (!target) {
+    return [{ name: "receipt in log", ok: false,
+      detail: `no checkpoint of the log has the proof's size ${proof.size}` }];
+  }
+  const leaf = await leafHash(signedBytes(receipt));
+  const found = await inclusionRoot(leaf, index, target.size, proof.path.map(hexToBytes));
+  const shown = found ? bytesToHex(found) : "no root (index/size/path do not fit together)";
+  const first = points.map((p) => p.checkpoint).find((cp) => cp.size > index);
+  const finished = receipt.finished_at;
+  const timely = Boolean(first) && typeof finished === "string" && finished <= first.time;
+  return [
+    { name: "receipt in log", ok: shown === bytesToHex(target.root),
+      detail: `leaf ${short(bytesToHex(leaf))} at index ${index} of ${target.size} → root `
+        + `${compared(shown, bytesToHex(target.root))} of the checkpoint of size ${target.size}` },
+    { name: "receipt time", ok: timely, detail: `finished_at ${finished} ${timely ? "≤" : "after"}`
+      + ` the time ${first ? first.time : "(none)"} of the first checkpoint that includes `
+      + `index ${index}` },
+  ];
+}
+
+/** Checkpoints kept earlier (`saved`, signed notes) are, byte for byte, served by `log`; one
+ *  of a served size with another root is a fork. `publicKey` checks their signatures. */
+export async function verifySavedCheckpoints({ saved, log, publicKey = null }) {
+  const { points, problems } = readLog(log);
+  if (problems.length) {
+    return [{ name: "saved checkpoints", ok: false, detail: problems.join("; ") }];
+  }
+  const bodies = new Set(points.map((p) => p.body));
+  const failures = [];
+  for (const [i, note] of saved.entries()) {
+    let text;
+    let signatures;
+    let cp;
+    try {
+      ({ text, signatures } = readNote(note));
+      cp = readCheckpoint(text);
+    } catch (error) {
+      failures.push(`saved ${i}: ${error.message}`);
+      continue;
+    }
+    if (publicKey && (await ed25519Supported())) {
+      const id = bytesToHex(await noteKeyId(cp.origin, NOTE_ED25519, hexToBytes(publicKey)));
+      let signed = false;
+      for (const s of signatures) {
+        signed = signed || (s.keyId === id && (await ed25519Ok(publicKey, utf8(text), s.payload)));
+      }
+      if (!signed) {
+        failures.push(`saved ${i}: not signed by the epoch key ${short(publicKey)}`);
+        continue;
+      }
+    }
+    if (bodies.has(text)) continue;
+    const other = points.map((p) => p.checkpoint)
+      .filter((c) => c.size === cp.size && bytesToHex(c.root) !== bytesToHex(cp.root));
+    if (other.length) {
+      failures.push(`saved ${i}: size ${cp.size} root ${bytesToHex(cp.root)} ≠ served root `
+        + `${bytesToHex(other[0].root)} of the same size (a fork)`);
+    } else {
+      failures.push(`saved ${i}: the log does not serve this checkpoint (size ${cp.size}, `
+        + `time ${cp.time})`);
+    }
+  }
+  return [aggregate("saved checkpoints", failures,
+    `${saved.length} saved checkpoints, each served unchanged`)];
+}
+
+/** The close checkpoint commits to every published game's final transcript. */
+export async function verifyFinalTranscripts({ log, games }) {
+  const { points, problems } = readLog(log);
+  const close = points.length ? points[points.length - 1].checkpoint.close : null;
+  if (problems.length || !close) {
+    return [{ name: "final transcripts", ok: false,
+      detail: problems.join("; ") || "the log has no close checkpoint" }];
+  }
+  const leaves = new Map();
+  const failures = [];
+  for (const game of games) {
+    const encoded = isObject(game) && Array.isArray(game.transcript)
+      ? safeCanonicalBytes(game.transcript) : null;
+    if (encoded === null || typeof game.id !== "string" || typeof game.player !== "string") {
+      failures.push(`game ${isObject(game) ? game.id : JSON.stringify(game)}: no final `
+        + "transcript leaf");
+      continue;
+    }
+    leaves.set(game.id, canonicalBytes({ type: "yacht-daily/final/v1", game: game.id,
+      player: game.player, finished: game.status === "finished",
+      transcript_sha256: await sha256Hex(encoded) }));
+  }
+  if (failures.length) return [aggregate("final transcripts", failures, "")];
+  const hashes = [];
+  for (const id of [...leaves.keys()].sort(compareCodePoints)) hashes.push(await leafHash(leaves.get(id)));
+  const root = bytesToHex(await merkleRoot(hashes));
+  if (leaves.size !== close.games) {
+    failures.push(`${leaves.size} published games ≠ close games ${close.games}`);
+  }
+  if (root !== bytesToHex(close.root)) {
+    failures.push(`root of the ${leaves.size} final transcripts ${root} ≠ close root `
+      + bytesToHex(close.root));
+  }
+  return [aggregate("final transcripts", failures, `${leaves.size} games' final transcripts `
+    + "(finished or abandoned) are the close checkpoint's")];
 }
