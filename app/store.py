@@ -307,7 +307,8 @@ class Store:
         if not indexed:
             if created:
                 pipe = self.client.pipeline(transaction=False)
-                pipe.delete(game_key(game_id), transcript_key(game_id))
+                pipe.delete(game_key(game_id))  # one key a DEL: a cluster pipeline refuses more
+                pipe.delete(transcript_key(game_id))
                 pipe.hdel(history_key(player), game_id)
                 pipe.zrem(history_order_key(player), game_id)
                 pipe.execute()
