@@ -35,7 +35,15 @@ from bench_load import (
     redis_cpu_seconds,
     start_gunicorn,
 )
-from http_load import BARE_KIND, BARE_PATH, FLOOR_KIND, Measures, bare_request, run_players
+from http_load import (
+    BARE_KIND,
+    BARE_PATH,
+    FLOOR_KIND,
+    Measures,
+    bare_request,
+    next_move,
+    run_players,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
@@ -91,15 +99,7 @@ def play_until(port: int, date: str, rng: random.Random, measures: Measures,
         cookie = set_cookie.split(";", 1)[0]
         state = answer["game"]
         while state["status"] == "playing" and time.monotonic() < deadline:
-            if state["dice"] is not None and (state["rolls_left"] == 0 or rng.random() < 0.4):
-                box = max(state["allowed"], key=lambda b: (state["previews"][b], rng.random()))
-                kind, body = "score", {"category": box}
-            else:
-                hold = [False] * 5
-                if state["dice"] is not None:
-                    face = Counter(state["dice"]).most_common(1)[0][0]
-                    hold = [die == face for die in state["dice"]]
-                kind, body = "roll", {"hold": hold}
+            kind, body = next_move(state, rng)
             status, answer, _ = measures.timed(
                 kind, port, "POST", f"/api/v1/games/{state['id']}/{kind}",
                 {**body, "roll": state["next_action"]}, cookie)

@@ -32,6 +32,19 @@ return length
 ACTION_KINDS = ("roll", "score")
 
 
+def next_move(state: dict, rng) -> tuple[str, dict]:
+    """A simple player's next action on ``state``: after the last roll (or 40 % of the time once
+    rolled) score the box that previews best, else roll holding the most common face."""
+    if state["dice"] is not None and (state["rolls_left"] == 0 or rng.random() < 0.4):
+        box = max(state["allowed"], key=lambda b: (state["previews"][b], rng.random()))
+        return "score", {"category": box}
+    hold = [False] * 5
+    if state["dice"] is not None:
+        face = Counter(state["dice"]).most_common(1)[0][0]
+        hold = [die == face for die in state["dice"]]
+    return "roll", {"hold": hold}
+
+
 def bare_app():
     """A Flask app with one JSON endpoint: the floor any Flask route under gunicorn pays."""
     from flask import Flask, jsonify, request
@@ -178,15 +191,7 @@ def play_game(port: int, date: str, ruleset: str, rng: random.Random, measures: 
     cookie = set_cookie.split(";", 1)[0]
     state = answer["game"]
     while state["status"] == "playing":
-        if state["dice"] is not None and (state["rolls_left"] == 0 or rng.random() < 0.4):
-            box = max(state["allowed"], key=lambda b: (state["previews"][b], rng.random()))
-            kind, body = "score", {"category": box}
-        else:
-            hold = [False] * 5
-            if state["dice"] is not None:
-                face = Counter(state["dice"]).most_common(1)[0][0]
-                hold = [die == face for die in state["dice"]]
-            kind, body = "roll", {"hold": hold}
+        kind, body = next_move(state, rng)
         status, answer, _ = measures.timed(
             kind, port, "POST", f"/api/v1/games/{state['id']}/{kind}",
             {**body, "roll": state["next_action"]}, cookie)
