@@ -7,9 +7,11 @@ the blueprints. Extensions add themselves with their own ``init_app(app)`` here.
 
 from flask import Flask
 
-from . import errors, observability, players, services, web
-from .config import settings_from_env
-from .web.static_files import static_url_path
+from app import observability, services, web
+from app.api import errors
+from app.config import settings_from_env
+from app.play import players
+from app.web.static_files import static_url_path
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -22,7 +24,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.init_app(app)
     players.init_app(app)
 
-    from .api import bp as api_blueprint
+    from app.api.routes import bp as api_blueprint
 
     app.register_blueprint(api_blueprint)
     web.init_app(app)

@@ -5,13 +5,13 @@ from pathlib import Path
 
 from flask import Flask, current_app
 
-from . import keys
-from .clock import system_now
-from .coach import Coach, table_source
-from .embedded import SOCKET_NAME
-from .games import GameService
-from .ledger_service import LedgerService
-from .store import Store, connect
+from app.ledger import keys
+from app.ledger.clock import system_now
+from app.ledger.service import LedgerService
+from app.play.coach import Coach, table_source
+from app.play.games import GameService
+from app.storage.embedded import SOCKET_NAME
+from app.storage.store import Store, connect
 
 EXTENSION = "yacht_daily"
 

@@ -42,7 +42,7 @@ from http_load import (
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.server import WORKER_CLASSES, GunicornServer, server_options  # noqa: E402
+from app.cli.server import WORKER_CLASSES, GunicornServer, server_options  # noqa: E402
 
 MAX_GAMES = 5000
 MAX_CLIENTS = 64
@@ -99,7 +99,7 @@ def bench_service(args, workdir: Path) -> dict:
            "YACHT_DAILY_RATE_LIMITS": "off"}
     for name in ("REDIS_URL", "YACHT_DAILY_CLOCK_FILE"):
         env.pop(name, None)
-    command = [sys.executable, "-c", "from app.cli import main; main()", "serve",
+    command = [sys.executable, "-c", "from app.cli.main import main; main()", "serve",
                "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers),
                "--worker-class", args.worker_class, "--threads", str(args.threads)]
     server = ServerProcess(command, port, env, workdir / "serve.log",

@@ -36,7 +36,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.signing import verify_signature  # noqa: E402
+from app.ledger.signing import verify_signature  # noqa: E402
 from bench.dayfixture import make_day  # noqa: E402
 from fairness import audit, ledger  # noqa: E402
 from fairness.chain import CHAIN_MESSAGE  # noqa: E402

@@ -46,9 +46,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from redis_cluster import LocalRedisCluster  # noqa: E402
 
-from app import keys  # noqa: E402
-from app.days import earliest_today  # noqa: E402
-from app.embedded import EmbeddedRedis  # noqa: E402
+from app.ledger import keys  # noqa: E402
+from app.ledger.days import earliest_today  # noqa: E402
+from app.storage.embedded import EmbeddedRedis  # noqa: E402
 
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 MAX_PLAYERS = 64
@@ -118,7 +118,7 @@ def gunicorn_cpu_seconds(master: int) -> float:
 
 def redis_cpu_seconds(redis_url: str) -> float:
     """CPU time of the Redis server(s) behind ``redis_url`` (every node of a cluster)."""
-    from app.store import connect
+    from app.storage.store import connect
 
     client = connect(redis_url)
     info = client.info("server")

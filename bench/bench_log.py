@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
-from app.signing import verify_signature  # noqa: E402
+from app.ledger.signing import verify_signature  # noqa: E402
 from fairness import checkpoint as tlog  # noqa: E402
 from fairness import ledger, merkle  # noqa: E402
 from fairness import note as notes  # noqa: E402

@@ -48,9 +48,9 @@ from http_load import (
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
-from app import keys  # noqa: E402
-from app.days import earliest_today  # noqa: E402
-from app.embedded import EmbeddedRedis  # noqa: E402
+from app.ledger import keys  # noqa: E402
+from app.ledger.days import earliest_today  # noqa: E402
+from app.storage.embedded import EmbeddedRedis  # noqa: E402
 
 MAX_PLAYERS = 32
 MAX_SLICE = 10.0
@@ -121,7 +121,7 @@ def post_until(kind: str, port: int, number: int, measures: Measures, deadline: 
 def redis_commands(redis_url: str) -> int:
     """How many commands the Redis server has run: those its clients sent, and those their
     scripts called (the floor's one EVALSHA counts 3: itself, LLEN and RPUSH)."""
-    from app.store import connect
+    from app.storage.store import connect
 
     return connect(redis_url).info("stats")["total_commands_processed"]
 

@@ -32,9 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app import create_app, keys  # noqa: E402
-from app.embedded import EmbeddedRedis  # noqa: E402
+from app import create_app  # noqa: E402
+from app.ledger import keys  # noqa: E402
 from app.services import EXTENSION  # noqa: E402
+from app.storage.embedded import EmbeddedRedis  # noqa: E402
 from bench.stored_day import store_day  # noqa: E402
 
 PLAY_DATE = "2026-11-27"
@@ -49,7 +50,7 @@ PAGE = 1000
 REVEAL_COMMAND = """
 import atexit, sys
 from pathlib import Path
-from app.cli import main
+from app.cli.main import main
 
 def report_peak():
     hwm = next(line for line in Path("/proc/self/status").read_text().splitlines()

@@ -28,9 +28,10 @@ sys.path.insert(0, str(ROOT / "tests" / "app"))
 
 from playkit import play_to_end, start  # noqa: E402
 
-from app import create_app, keys  # noqa: E402
-from app.coach import table_source  # noqa: E402
-from app.embedded import EmbeddedRedis  # noqa: E402
+from app import create_app  # noqa: E402
+from app.ledger import keys  # noqa: E402
+from app.play.coach import table_source  # noqa: E402
+from app.storage.embedded import EmbeddedRedis  # noqa: E402
 from fairness import DAILY_RULESETS  # noqa: E402
 from strategy import load_or_build  # noqa: E402
 

@@ -105,7 +105,7 @@ def bench_class(worker_class: str, args, workdir: Path) -> list[str]:
            "YACHT_DAILY_RATE_LIMITS": "off"}
     for name in ("REDIS_URL", "YACHT_DAILY_CLOCK_FILE", "PROMETHEUS_MULTIPROC_DIR"):
         env.pop(name, None)
-    command = [sys.executable, "-c", "from app.cli import main; main()", "serve", "--bind",
+    command = [sys.executable, "-c", "from app.cli.main import main; main()", "serve", "--bind",
                f"127.0.0.1:{port}", "--workers", "2", "--worker-class", worker_class]
     server = ServerProcess(command, port, env, workdir / f"{worker_class}.log",
                            ("GET", "/readyz", None), cwd=ROOT)

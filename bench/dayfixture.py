@@ -111,7 +111,7 @@ def _signed(key: Ed25519PrivateKey, obj: dict) -> dict:
 
 
 def _reveal_time(date: str) -> str:
-    """When a date's reveal happens: the next day at 13:01Z (closing + 1 min, app/days.py)."""
+    """When a date's reveal happens: next day 13:01Z (closing + 1 min: app/ledger/days.py)."""
     return f"{dt.date.fromisoformat(date) + dt.timedelta(days=1)}T13:01:00Z"
 
 

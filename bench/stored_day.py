@@ -11,7 +11,7 @@ puts the finished games on the leaderboard from the games themselves.
 import random
 from dataclasses import dataclass
 
-from app.store import LazyClusterClient, day_games_key, game_key, transcript_key
+from app.storage.store import LazyClusterClient, day_games_key, game_key, transcript_key
 from bench.dayfixture import play_game
 from fairness import canonical_json
 from fairness import ledger as formats

@@ -7,8 +7,8 @@ docs/performance.md gives the measurements behind the defaults.
 
 import os
 
+from app.cli.server import quiet_late_patching
 from app.observability.gunicorn_hooks import SERVER_SETTINGS
-from app.server import quiet_late_patching
 
 
 def default_workers() -> int:

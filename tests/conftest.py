@@ -27,11 +27,12 @@ from pathlib import Path
 import pytest
 from processes import ServerProcess, free_port, short_temp_dir
 
-from app import create_app, keys
-from app.embedded import EmbeddedRedis
-from app.reveal_runner import RevealRunner
+from app import create_app
+from app.ledger import keys
+from app.ledger.reveal_runner import RevealRunner
 from app.services import EXTENSION
-from app.store import connect
+from app.storage.embedded import EmbeddedRedis
+from app.storage.store import connect
 from fairness import DAILY_RULESETS
 from strategy import load_or_build
 
@@ -213,7 +214,7 @@ class LiveServer(ServerProcess):
         if redis_url:
             env["REDIS_URL"] = redis_url
         env["YACHT_DAILY_REVEAL_IN_WORKERS"] = "1" if reveal_in_workers else "0"
-        command = [sys.executable, "-c", "from app.cli import main; main()", "serve",
+        command = [sys.executable, "-c", "from app.cli.main import main; main()", "serve",
                    "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
                    "--threads", str(threads)]
         self.launch(command, env, "/api/v1/rulesets")

@@ -9,7 +9,7 @@ hooks and JSON logger) and must not import prometheus_client before it has set
 
 def init_app(app) -> None:
     """Add structured logs, metrics, /healthz and /readyz, Redis error counting, rate limits."""
-    from . import health, limits, logs, metrics, proxy, storage_errors
+    from app.observability import health, limits, logs, metrics, proxy, storage_errors
 
     logs.init_app(app)
     metrics.init_app(app)

@@ -11,10 +11,9 @@ import redis
 from prometheus_client.core import GaugeMetricFamily
 from redis.exceptions import RedisClusterException
 
+from app.ledger.days import day_window, latest_due_date
+from app.storage.store import LEDGER_ENTRIES, board_key, day_games_key
 from fairness import DAILY_RULESETS
-
-from ..days import day_window, latest_due_date
-from ..store import LEDGER_ENTRIES, board_key, day_games_key
 
 LIVE_DATES_BEFORE_TODAY = 2
 LIVE_DATES_AFTER_TODAY = 1

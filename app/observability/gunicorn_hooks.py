@@ -28,9 +28,9 @@ def on_starting(server) -> None:
 
 
 def post_worker_init(worker) -> None:
-    """Start the worker's reveal thread (app/reveal_runner.py): the worker that finds a date
+    """Start the worker's reveal thread (app/ledger/reveal_runner.py): the worker that finds a date
     due and takes the Redis lease reveals it; requests never do."""
-    from app.reveal_runner import start_in
+    from app.ledger.reveal_runner import start_in
 
     start_in(worker.wsgi)
 

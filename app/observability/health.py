@@ -18,11 +18,10 @@ import redis
 from flask import Blueprint, current_app, jsonify
 from redis.exceptions import RedisClusterException
 
+from app.ledger.service import LedgerMismatch
+from app.services import redis_url, services
+from app.storage.embedded import socket_url
 from fairness import ChainError
-
-from ..embedded import socket_url
-from ..ledger_service import LedgerMismatch
-from ..services import redis_url, services
 
 READY_RETRY_AFTER = "5"
 

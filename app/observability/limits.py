@@ -22,7 +22,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from redis.exceptions import RedisClusterException
 
-from ..services import redis_url
+from app.services import redis_url
 
 API = "/api/v1"
 CREATE_RULE = f"{API}/games"

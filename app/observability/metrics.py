@@ -21,8 +21,8 @@ from prometheus_client import (
 )
 from prometheus_client import multiprocess as prometheus_multiprocess
 
-from ..services import EXTENSION
-from .game_metrics import GameCollector
+from app.observability.game_metrics import GameCollector
+from app.services import EXTENSION
 
 STATIC_ROUTE = "/static/<path:filename>"
 UNMATCHED_ROUTE = "unmatched"

@@ -13,9 +13,9 @@ import logging
 import redis
 from redis.exceptions import RedisClusterException
 
-from ..errors import error_response
-from ..ledger_service import LedgerMismatch
-from .metrics import REDIS_ERRORS
+from app.api.errors import error_response
+from app.ledger.service import LedgerMismatch
+from app.observability.metrics import REDIS_ERRORS
 
 MISCONFIGURED_RETRY_AFTER = "60"
 

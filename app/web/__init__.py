@@ -7,13 +7,13 @@ static files under content-hashed addresses with compressed responses (``static_
 
 from flask import Flask
 
-from ..errors import PAGE_ERRORS
-from . import coach_pages  # noqa: F401  (its routes join the pages' blueprint)
-from .error_pages import error_page
-from .headers import add_security_headers
-from .locale import init_locale
-from .pages import bp
-from .static_files import init_static
+from app.api.errors import PAGE_ERRORS
+from app.web import coach_pages  # noqa: F401  (its routes join the pages' blueprint)
+from app.web.error_pages import error_page
+from app.web.headers import add_security_headers
+from app.web.locale import init_locale
+from app.web.pages import bp
+from app.web.static_files import init_static
 
 
 def init_app(app: Flask) -> None:

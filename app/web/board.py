@@ -5,13 +5,12 @@ import datetime as dt
 from flask import current_app
 from flask_babel import gettext as _
 
+from app.ledger.clock import format_timestamp
+from app.ledger.days import CLOSED, OPEN, REVEALED, UPCOMING, day_window
+from app.play import players
+from app.services import services
 from fairness import parse_date
 from fairness.ledger import EPOCH_TYPE, REVEAL_TYPE
-
-from .. import players
-from ..clock import format_timestamp
-from ..days import CLOSED, OPEN, REVEALED, UPCOMING, day_window
-from ..services import services
 
 LEDGER_DAYS_SHOWN = 60
 LATEST_OFFSET = dt.timedelta(hours=14)
@@ -46,7 +45,7 @@ def standings(date: str, ruleset: str) -> dict:
 
 def skill_standings(date: str, ruleset: str) -> dict:
     """The API's skill board of (date, sheet) (issue 10), with the reader's pseudonym."""
-    from ..api import DEFAULT_BOARD_SIZE, skill_board
+    from app.api.routes import DEFAULT_BOARD_SIZE, skill_board
 
     player = players.current_player()
     own = services().games.game_id(player, date, ruleset) if player else None

@@ -4,13 +4,12 @@ and the same review as ``GET /api/v1/games/<id>/review``."""
 from flask import render_template
 from flask_babel import gettext as _
 
+from app.api.errors import ApiError
+from app.api.routes import reviewable_game
+from app.services import services
+from app.web.pages import bp
+from app.web.sheets_view import sheet_view
 from strategy import TablesNotReady
-
-from ..api import reviewable_game
-from ..errors import ApiError
-from ..services import services
-from .pages import bp
-from .sheets_view import sheet_view
 
 
 def choice_text(choice: dict, box_names: dict[str, str]) -> str:

@@ -1,5 +1,5 @@
 """The pages' own error pages: 404, 405 and 500 in the reader's language, with the site's
-header and a way on (the API's errors stay JSON, see ``app/errors.py``)."""
+header and a way on (the API's errors stay JSON, see ``app/api/errors.py``)."""
 
 from flask import render_template
 from flask_babel import gettext as _

@@ -22,17 +22,16 @@ from flask import (
 from flask_babel import format_date, format_datetime
 from flask_babel import gettext as _
 
+from app.ledger.days import service_date
+from app.play import history as record
+from app.play import players
+from app.services import services
+from app.web import board
+from app.web.histogram import histogram
+from app.web.locale import LANGUAGES
+from app.web.messages import api_error_messages, script_messages
+from app.web.sheets_view import daily_sheets, is_daily, language, sheet_view
 from fairness import InvalidDate, parse_date
-
-from .. import history as record
-from .. import players
-from ..days import service_date
-from ..services import services
-from . import board
-from .histogram import histogram
-from .locale import LANGUAGES
-from .messages import api_error_messages, script_messages
-from .sheets_view import daily_sheets, is_daily, language, sheet_view
 
 bp = Blueprint("web", __name__)
 

@@ -2,7 +2,7 @@
 
 from playkit import call, start
 
-from app.coach import table_source
+from app.play.coach import table_source
 from app.services import EXTENSION
 from fairness import Game
 from strategy import Position, hold_for, perfect_choice

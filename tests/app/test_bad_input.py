@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from playkit import API, PLAY_DATE, call, redis_snapshot, start
 
 from app import create_app
-from app.store import transcript_key
+from app.storage.store import transcript_key
 from fairness import canonical_json
 
 FRESH = "fresh"

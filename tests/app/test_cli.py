@@ -5,8 +5,8 @@ import stat
 
 import pytest
 
-from app import keys
-from app.cli import main
+from app.cli.main import main
+from app.ledger import keys
 
 
 @pytest.fixture

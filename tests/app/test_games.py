@@ -7,8 +7,8 @@ import pytest
 from playkit import PLAY_DATE, call, next_move, play_to_end, start
 
 from app import create_app
+from app.ledger.signing import verify_object
 from app.services import EXTENSION
-from app.signing import verify_object
 from fairness import DAILY_RULESETS, DiceStream, replay
 
 

@@ -8,9 +8,11 @@ import time
 import pytest
 from playkit import PLAY_DATE, call, play_to_end, redis_snapshot, start
 
-from app import create_app, history, store
+from app import create_app
+from app.play import history
 from app.services import EXTENSION
-from app.store import first_game_key, history_key, history_order_key, transfer_key
+from app.storage import store
+from app.storage.store import first_game_key, history_key, history_order_key, transfer_key
 
 DATES = ["2026-03-08", "2026-03-09", "2026-03-10"]
 

@@ -10,8 +10,8 @@ import pytest
 from playkit import PLAY_DATE, call, play_to_end, redis_snapshot, start
 
 from app import create_app
+from app.ledger.signing import verify_signature
 from app.services import EXTENSION
-from app.signing import verify_signature
 from fairness import DiceStream, audit, merkle, replay, verify_seed
 from fairness.ledger import day_root, receipt_leaf_hash
 

@@ -12,11 +12,11 @@ import pytest
 from playkit import PLAY_DATE, call, play_to_end, redis_snapshot, start
 
 from app import create_app
-from app.clock import parse_timestamp
-from app.ledger_service import RevealFailed
-from app.reveal_runner import RevealRunner
+from app.ledger.clock import parse_timestamp
+from app.ledger.reveal_runner import RevealRunner
+from app.ledger.service import RevealFailed
 from app.services import EXTENSION
-from app.store import REVEAL_LEASE, connect, game_key
+from app.storage.store import REVEAL_LEASE, connect, game_key
 
 REVEAL_AT = "2026-03-11T13:01:00Z"
 NEXT_DAY = "2026-03-11"

@@ -9,8 +9,8 @@ import pytest
 from coachkit import coach_of, loaded_tables, play_with_policy
 from playkit import PLAY_DATE, call, play_to_end, start
 
-from app import coach as coach_module
 from app import create_app
+from app.play import coach as coach_module
 from strategy import Position, evaluate, perfect_choice
 from strategy.policy import Choice
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from playkit import PLAY_DATE, call
 
-from app import keys
-from app.signing import verify_signature
+from app.ledger import keys
+from app.ledger.signing import verify_signature
 from fairness import audit
 
 RACERS = 8
@@ -138,7 +138,7 @@ def test_commands_share_a_running_servers_redis(make_live_server):
     server.set_clock("2026-03-02T14:00:00Z")  # 2026-03-01 is due; the server leaves it alone
     env = {**os.environ, "YACHT_DAILY_CLOCK_FILE": str(server.clock_file)}
     env.pop("REDIS_URL", None)
-    command = [sys.executable, "-c", "from app.cli import main; main()"]
+    command = [sys.executable, "-c", "from app.cli.main import main; main()"]
     data_dir = ["--data-dir", str(server.data_dir)]
     revealed = subprocess.run([*command, "reveal", *data_dir], env=env, capture_output=True,
                               text=True, timeout=60)

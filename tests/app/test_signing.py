@@ -3,7 +3,13 @@ is a plain False, and each public key is loaded once however many signatures it 
 
 import pytest
 
-from app.signing import Signer, new_private_key_pem, public_key, verify_object, verify_signature
+from app.ledger.signing import (
+    Signer,
+    new_private_key_pem,
+    public_key,
+    verify_object,
+    verify_signature,
+)
 from fairness.ledger import signed_bytes
 
 

@@ -6,7 +6,7 @@ import pytest
 from coachkit import loaded_tables, play_with_policy
 from playkit import PLAY_DATE, call, start
 
-from app.store import SkillStore
+from app.storage.store import SkillStore
 from strategy import Choice, evaluate, foresight_maximum
 
 SCOUT_TURNS = 13

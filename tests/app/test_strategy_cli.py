@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from app.cli import main
+from app.cli.main import main
 from strategy import load_or_build
 from strategy.bots import LEVELS, play_bot_game, seeded_game
 

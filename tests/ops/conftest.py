@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from processes import ServerProcess, free_port, short_temp_dir
 
-from app.clock import format_timestamp
-from app.embedded import EmbeddedRedis
+from app.ledger.clock import format_timestamp
+from app.storage.embedded import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"

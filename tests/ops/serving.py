@@ -9,7 +9,7 @@ from pathlib import Path
 
 from processes import ServerProcess, free_port
 
-SERVE = [sys.executable, "-c", "from app.cli import main; main()", "serve"]
+SERVE = [sys.executable, "-c", "from app.cli.main import main; main()", "serve"]
 
 
 class ServeProcess(ServerProcess):

@@ -15,9 +15,9 @@ from players import RetryingPlayer
 from test_faults import get
 from test_observability import metric_value
 
-from app.clock import format_timestamp
-from app.days import day_window
-from app.signing import verify_signature
+from app.ledger.clock import format_timestamp
+from app.ledger.days import day_window
+from app.ledger.signing import verify_signature
 from fairness import audit
 from fairness.ledger import REVEAL_TYPE
 
@@ -97,7 +97,7 @@ def test_several_servers_on_one_redis_and_secrets_reveal_each_date_once(
     racers = [threading.Thread(target=get, args=(server.port, f"{API}/challenges"))
               for server in servers for _ in range(4)]
     command = subprocess.Popen(
-        [sys.executable, "-c", "from app.cli import main; main()", "reveal",
+        [sys.executable, "-c", "from app.cli.main import main; main()", "reveal",
          "--data-dir", str(data_dir)],
         env={**os.environ, "REDIS_URL": killable_redis.url,
              "YACHT_DAILY_CLOCK_FILE": str(clock_file)},

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from players import PlayerReport, entry_matches, play_until
 
-from app.store import Store, connect
+from app.storage.store import Store, connect
 from fairness import DAILY_RULESETS
 
 PLAYERS = 6

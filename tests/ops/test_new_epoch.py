@@ -9,12 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from app import create_app
-from app.cli import main
-from app.clock import format_timestamp
-from app.ledger_service import LedgerMismatch
-from app.reveal_runner import RevealRunner
+from app.cli.main import main
+from app.ledger.clock import format_timestamp
+from app.ledger.reveal_runner import RevealRunner
+from app.ledger.service import LedgerMismatch
+from app.ledger.signing import verify_object, verify_signature
 from app.services import EXTENSION
-from app.signing import verify_object, verify_signature
 from fairness import audit
 from fairness.ledger import EPOCH_TYPE, REVEAL_TYPE
 

@@ -9,7 +9,8 @@ import re
 import pytest
 from flask import url_for
 
-from app import create_app, keys
+from app import create_app
+from app.ledger import keys
 from app.observability.logs import JsonFormatter
 from fairness import DAILY_RULESETS
 

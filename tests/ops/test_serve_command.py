@@ -18,7 +18,7 @@ from processes import START_TIMEOUT, free_port
 from serving import SERVE, ServeProcess
 from test_faults import get, post
 
-from app import keys
+from app.ledger import keys
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.executable).parent.parent
@@ -45,7 +45,7 @@ def test_serve_runs_without_any_test_dependency(ops_dir, serve_data_dir, clock_f
     """With every test-only package made unimportable, serve starts and plays."""
     blocked = ", ".join(repr(name) for name in TEST_ONLY_MODULES)
     prelude = f"import sys; sys.modules.update(dict.fromkeys(({blocked},)))"
-    command = [sys.executable, "-c", f"{prelude}; from app.cli import main; main()", "serve"]
+    command = [sys.executable, "-c", f"{prelude}; from app.cli.main import main; main()", "serve"]
     server = ServeProcess(ops_dir, serve_data_dir, clock_file, command=command)
     try:
         status, _, answer = post(server.port, "/api/v1/games",

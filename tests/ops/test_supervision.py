@@ -20,8 +20,8 @@ from test_faults import (
 )
 
 from app import create_app
-from app.embedded import MAX_RESTARTS, socket_url
-from app.server import REDIS_GAVE_UP_EXIT
+from app.cli.server import REDIS_GAVE_UP_EXIT
+from app.storage.embedded import MAX_RESTARTS, socket_url
 
 NOT_A_COMMAND = b"this line is not a Redis command\r\n"
 WARM_ACTIONS = 30

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from app.cli import main
+from app.cli.main import main
 from strategy import (
     TableCache,
     TableFileError,

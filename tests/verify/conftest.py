@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.signing import verify_signature
+from app.ledger.signing import verify_signature
 from bench.dayfixture import make_day
 from fairness import audit
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from app.signing import verify_signature
+from app.ledger.signing import verify_signature
 from fairness import checkpoint as tlog
 from fairness import ledger, merkle
 from fairness import note as notes

@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 from click.testing import CliRunner
 
-from app.cli import main
+from app.cli.main import main
 from tests.app.playkit import call, next_move, play_to_end, start
 from tests.verify.conftest import VERIFY_PY
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from app.cli import main as cli
+from app.cli.main import main as cli
 from tests.verify.conftest import VERIFY_PY
 from tests.verify.logkit import checkpoint_of, leaf_hashes, log_case, sign_body
 

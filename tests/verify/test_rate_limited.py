@@ -9,7 +9,7 @@ import urllib.request
 
 from click.testing import CliRunner
 
-from app.cli import main
+from app.cli.main import main
 from tests.app.playkit import play_to_end, start
 from tests.verify.conftest import VERIFY_PY
 

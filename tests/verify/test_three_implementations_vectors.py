@@ -3,7 +3,7 @@ with tests/vectors.json, check for check, so that they can never drift apart."""
 
 import pytest
 
-from app.signing import verify_signature
+from app.ledger.signing import verify_signature
 from fairness import DiceStream, audit, canonical_json, ledger, merkle, rules
 from fairness.chain import hash_down, previous_seed
 from fairness.game import replay

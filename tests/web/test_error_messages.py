@@ -28,7 +28,7 @@ DAY_CLOSED = {
 
 def api_error_codes() -> set[str]:
     """Every error code the API can answer: the core's errors, the ones the service raises,
-    and the HTTP errors it renders as JSON (named as app/errors.py names them)."""
+    and the HTTP errors it renders as JSON (named as app/api/errors.py names them)."""
     codes, pending = set(), [FairnessError]
     while pending:
         error_type = pending.pop()

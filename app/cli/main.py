@@ -19,19 +19,18 @@ import redis
 from gunicorn.util import parse_address
 from redis.exceptions import RedisClusterException
 
+from app.cli.server import LOG_FORMATS, WORKER_CLASSES, GunicornServer, server_options
+from app.cli.strategy import strategy
+from app.cli.verify import verify
+from app.config import data_dir_from_env
+from app.ledger import keys
+from app.ledger.clock import system_now
+from app.ledger.days import day_window, earliest_today
+from app.ledger.service import RevealFailed
+from app.services import services
+from app.storage.embedded import EmbeddedRedis, RedisSupervisor
 from fairness import ChainError
 from fairness.chain import MAX_EPOCH_DAYS
-
-from . import keys
-from .clock import system_now
-from .config import data_dir_from_env
-from .days import day_window, earliest_today
-from .embedded import EmbeddedRedis, RedisSupervisor
-from .ledger_service import RevealFailed
-from .server import LOG_FORMATS, WORKER_CLASSES, GunicornServer, server_options
-from .services import services
-from .strategy_cli import strategy
-from .verify_cli import verify
 
 NEW_EPOCH_NOTICE = dt.timedelta(days=1)
 DEFAULT_BIND = "127.0.0.1:8000"
@@ -120,7 +119,7 @@ def serve(data_dir: Path | None, bind: str, workers: int, worker_class: str, thr
     os.environ["YACHT_DAILY_LOG_FORMAT"] = log_format
     options = server_options(bind, workers, threads, worker_class, log_format)
     with _redis_for(data_dir, share_running=False) as embedded:
-        from . import create_app
+        from app import create_app
 
         supervise = functools.partial(RedisSupervisor, embedded) if embedded else None
         GunicornServer(create_app, options, supervise).run()
@@ -187,7 +186,7 @@ def _command_app(data_dir: Path | None):
     except keys.NotInitialised as error:
         raise click.ClickException(str(error)) from None
     with _redis_for(data_dir):
-        from . import create_app
+        from app import create_app
 
         app = create_app({"STRATEGY_BACKGROUND": False})  # a command, not a server
         with app.app_context():
@@ -202,7 +201,7 @@ def reveal(data_dir: Path | None) -> None:
     /readyz); the timer's next run tries again."""
     # Imported here: it brings in prometheus_client, which `serve` must not import before
     # gunicorn's master has chosen the workers' metrics directory (gunicorn_hooks).
-    from .reveal_runner import RevealRunner
+    from app.ledger.reveal_runner import RevealRunner
 
     with _command_app(data_dir):
         try:

@@ -9,14 +9,13 @@ import datetime as dt
 import threading
 from collections.abc import Callable
 
+from app.ledger.clock import format_timestamp
+from app.ledger.days import latest_due_date
+from app.ledger.keys import EpochKeys, Secrets
+from app.ledger.receipt_tree import TreeBuilder, TreeIndex, inclusion_proof
+from app.storage.store import GameRecord, Store
 from fairness import DAILY_RULESETS, Game
 from fairness import ledger as formats
-
-from .clock import format_timestamp
-from .days import latest_due_date
-from .keys import EpochKeys, Secrets
-from .receipt_tree import TreeBuilder, TreeIndex, inclusion_proof
-from .store import GameRecord, Store
 
 MAX_APPEND_ATTEMPTS = 5
 

@@ -16,13 +16,12 @@ import urllib.request
 
 import click
 
+from app.ledger.signing import verify_signature
 from fairness import DAILY_RULESETS, audit
 from fairness.audit import log_checks
 from fairness.errors import LedgerError
 from fairness.ledger import EPOCH_TYPE
 from fairness.note import parse_vkey
-
-from .signing import verify_signature
 
 FETCH_TIMEOUT = 120
 RETRIES, MAX_WAIT = 10, 120  # on a 429: wait as Retry-After says (seconds, at most MAX_WAIT)

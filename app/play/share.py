@@ -5,10 +5,9 @@
     https://example.org/play/yahtzee/2026-11-29
 """
 
+from app.play.games import Played
+from app.play.views import five_of_a_kind_count
 from fairness import get_ruleset
-
-from .games import Played
-from .views import five_of_a_kind_count
 
 PRODUCT = "Yacht Daily"
 

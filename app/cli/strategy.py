@@ -5,12 +5,11 @@ from pathlib import Path
 
 import click
 
+from app.config import data_dir_from_env
 from fairness import RULESETS
 from strategy import load_or_build
 from strategy.bots import LEVELS
 from strategy.botsim import play_seeded, summary
-
-from .config import data_dir_from_env
 
 
 def tables_dir(tables: Path | None, data_dir: Path | None) -> Path:

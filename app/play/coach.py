@@ -26,12 +26,11 @@ import redis
 from redis.exceptions import LockError, RedisClusterException
 
 import strategy
+from app.ledger.keys import Secrets
+from app.ledger.service import LedgerService
+from app.storage.store import GameRecord, SkillStore, Store
 from fairness import DAILY_RULESETS, DiceStream
 from strategy import TablesNotReady
-
-from .keys import Secrets
-from .ledger_service import LedgerService
-from .store import GameRecord, SkillStore, Store
 
 LOCK_FILE = ".build.lock"
 POLL_SECONDS = 1.0

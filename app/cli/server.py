@@ -9,8 +9,8 @@ from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
 from gunicorn.errors import HaltServer
 
-from .embedded import RedisGaveUp, RedisSupervisor
-from .observability.gunicorn_hooks import SERVER_SETTINGS
+from app.observability.gunicorn_hooks import SERVER_SETTINGS
+from app.storage.embedded import RedisGaveUp, RedisSupervisor
 
 # EX_UNAVAILABLE (sysexits.h): the service cannot work; systemd / Docker restart it.
 REDIS_GAVE_UP_EXIT = 69

@@ -12,20 +12,19 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
+from app.api.errors import ApiError
+from app.api.openapi import openapi_document
+from app.api.params import query_limit
+from app.ledger.clock import format_timestamp
+from app.ledger.days import service_date
+from app.ledger.signing import verify_signature
+from app.play import history, players
+from app.play.games import GameConflict, Played, Roll, Score, game_not_found, parse_hold
+from app.play.share import share_text
+from app.play.views import game_state, revealed_answer, rulesets_json, window_json
+from app.services import services
 from fairness import DAILY_RULESETS, audit
 from strategy import TablesNotReady
-
-from . import history, players
-from .clock import format_timestamp
-from .days import service_date
-from .errors import ApiError
-from .games import GameConflict, Played, Roll, Score, game_not_found, parse_hold
-from .openapi import openapi_document
-from .params import query_limit
-from .services import services
-from .share import share_text
-from .signing import verify_signature
-from .views import game_state, revealed_answer, rulesets_json, window_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

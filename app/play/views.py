@@ -5,12 +5,11 @@ import datetime as dt
 
 from flask import jsonify, request
 
+from app.ledger.clock import format_timestamp
+from app.ledger.days import DayWindow
+from app.play.games import PLAYING, Played
 from fairness import DAILY_RULESETS, Ruleset, get_ruleset
 from fairness.scoring import is_five_of_a_kind
-
-from .clock import format_timestamp
-from .days import DayWindow
-from .games import PLAYING, Played
 
 # A day after, a cache asks again: the audit data never changes, a player's display name may.
 REVEALED_MAX_AGE = 24 * 3600

@@ -8,12 +8,11 @@ reads them and works out what the history page and ``GET /api/v1/me/history`` sh
 import datetime as dt
 from collections.abc import Iterable
 
+from app.ledger.days import day_window
+from app.play.games import ABANDONED, FINISHED, PLAYING
+from app.services import Services
+from app.storage.store import HISTORY_LIMIT
 from fairness import DAILY_RULESETS, parse_date
-
-from .days import day_window
-from .games import ABANDONED, FINISHED, PLAYING
-from .services import Services
-from .store import HISTORY_LIMIT
 
 BUCKET_WIDTH = 25
 

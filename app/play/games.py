@@ -13,6 +13,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from app.api.errors import ApiError
+from app.ledger.clock import format_timestamp
+from app.ledger.days import DayWindow, day_window
+from app.ledger.keys import Secrets
+from app.ledger.service import LedgerService
+from app.storage.store import GameMissing, GameRecord, GameSealed, Store
 from fairness import (
     DAILY_RULESETS,
     DiceStream,
@@ -25,13 +31,6 @@ from fairness import (
     get_ruleset,
 )
 from fairness.game import NO_HOLD
-
-from .clock import format_timestamp
-from .days import DayWindow, day_window
-from .errors import ApiError
-from .keys import Secrets
-from .ledger_service import LedgerService
-from .store import GameMissing, GameRecord, GameSealed, Store
 
 CACHE_SIZE = 4096
 STREAM_CACHE_SIZE = 16

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 import redis
 from redis.exceptions import LockError, RedisClusterException
 
-from .clock import format_timestamp
-from .ledger_service import LedgerMismatch, RevealFailed
-from .observability.metrics import REVEAL_FAILURES, REVEALS
-from .store import REVEAL_LEASE
+from app.ledger.clock import format_timestamp
+from app.ledger.service import LedgerMismatch, RevealFailed
+from app.observability.metrics import REVEAL_FAILURES, REVEALS
+from app.storage.store import REVEAL_LEASE
 
 LEASE_SECONDS = 30.0
 POLL_SECONDS = 1.0
@@ -170,7 +170,7 @@ class RevealRunner:
 def start_in(app) -> RevealRunner | None:
     """Start the reveal thread of a Yacht Daily app (a bare WSGI app gets none), unless the
     app's ``REVEAL_IN_WORKERS`` is off (then only ``yacht-daily reveal`` reveals)."""
-    from .services import EXTENSION
+    from app.services import EXTENSION
 
     extensions = getattr(app, "extensions", {})
     if EXTENSION not in extensions or not app.config.get("REVEAL_IN_WORKERS", True):

@@ -19,10 +19,9 @@ import os
 import secrets
 from pathlib import Path
 
+from app.ledger.signing import Signer, new_private_key_pem
 from fairness import ChainError, Epoch, format_date, new_epoch, seed_for_day
 from fairness.dice import validate_seed
-
-from .signing import Signer, new_private_key_pem
 
 EPOCH_FILE = "epoch.json"
 EPOCH_SECRET_FILE = "epoch-secret"

@@ -25,9 +25,9 @@ from flask import Flask, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
-from .clock import format_timestamp
-from .errors import ApiError
-from .store import Store
+from app.api.errors import ApiError
+from app.ledger.clock import format_timestamp
+from app.storage.store import Store
 
 NAME_MAX_LENGTH = 24
 TRANSFER_SECONDS = 600

@@ -3,7 +3,7 @@ clear 400. (``str.isdigit`` alone also accepts digits such as ``²`` that ``int`
 
 from flask import request
 
-from .errors import ApiError
+from app.api.errors import ApiError
 
 MAX_DIGITS = 9
 

@@ -1,0 +1,1 @@
+"""The JSON API: routes, the OpenAPI document, errors and strict parameters."""

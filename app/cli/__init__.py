@@ -1,0 +1,1 @@
+"""The yacht-daily command: serving, the reveal, verifying, the strategy tables."""

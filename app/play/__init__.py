@@ -1,0 +1,1 @@
+"""Playing: games, players and their record, share text, answers' views, the coach."""

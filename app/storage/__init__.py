@@ -1,0 +1,1 @@
+"""Where the game's truth lives: the Redis store and the embedded redis-server."""
