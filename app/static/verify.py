@@ -1721,10 +1721,14 @@ def check_match_in_ledger(report, entries, result, transcripts, verify):
 
 def read_source(source, *wrappers):
     """A JSON document from a URL (http/https) or a local file."""
-    if source.startswith(("http://", "https://")):
-        base, _, path = source.partition("/api/v1")
-        return fetch(base, path)
-    return load(source, *wrappers)
+    if not source.startswith(("http://", "https://")):
+        return load(source, *wrappers)
+    base, _, path = source.partition("/api/v1")
+    value = fetch(base, path)
+    for key in wrappers:
+        if isinstance(value, dict) and key in value and "type" not in value:
+            value = value[key]
+    return value
 
 
 def verify_match(args, verify, report):
@@ -1737,8 +1741,6 @@ def verify_match(args, verify, report):
         if ledger_source is None and args.key is None and "/api/v1" in args.source:
             ledger_source = args.source.partition("/api/v1")[0] + "/api/v1/ledger"
         entries = read_source(ledger_source, "entries") if ledger_source else None
-        if isinstance(entries, dict):
-            entries = entries["entries"]
         if args.key is not None and not is_hex(args.key, 64):
             raise ValueError(f"--key: {args.key!r} is no 64-digit lowercase hex Ed25519 key")
     except (OSError, ValueError, KeyError, TypeError) as error:
