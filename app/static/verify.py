@@ -1585,8 +1585,8 @@ def composition_problems(result):
             "table": 2 <= len(seats) <= MAX_SEATS and humans >= 1}[kind]
     if not fits:
         return [f"{len(seats)} seats with {humans} humans do not make a {kind} match "
-                "(practice: 1 human; computer: 1 human and 1 to 5 bots; table: 2 to 6 seats, "
-                "at least one human)"]
+                "(practice: 1 human, computer: 1 human and 1 to 5 bots, table: 2 to 6 seats "
+                "with at least one human)"]
     if humans != len(result["client_seeds"]):
         return [f"{humans} human seats but {len(result['client_seeds'])} client seeds"]
     return []

@@ -204,8 +204,8 @@ def _composition_problems(result: Mapping) -> list[str]:
         check_composition(kind, [seat["kind"] for seat in seats], humans)
     except FairnessError:
         return [f"{len(seats)} seats with {humans} humans do not make a {kind} match "
-                "(practice: 1 human; computer: 1 human and 1 to 5 bots; table: 2 to 6 seats, "
-                "at least one human)"]
+                "(practice: 1 human, computer: 1 human and 1 to 5 bots, table: 2 to 6 seats "
+                "with at least one human)"]
     clients = len(result["client_seeds"])
     if humans != clients:
         return [f"{humans} human seats but {clients} client seeds"]

@@ -1539,8 +1539,8 @@ export function matchProblems(result) {
       table: n >= 2 && n <= MAX_SEATS && humans >= 1 }[result.kind];
     if (!fits) {
       problems.push(`${n} seats with ${humans} humans do not make a ${result.kind} match `
-        + "(practice: 1 human; computer: 1 human and 1 to 5 bots; table: 2 to 6 seats, "
-        + "at least one human)");
+        + "(practice: 1 human, computer: 1 human and 1 to 5 bots, table: 2 to 6 seats "
+        + "with at least one human)");
     } else if (humans !== seeds.length) {
       problems.push(`${humans} human seats but ${seeds.length} client seeds`);
     }
