@@ -204,6 +204,7 @@ def match(source: str, ledger_source: str | None, key: str | None,
     if entries is None:
         finish(audit.check_match(result, transcripts, public_key_hex=key,
                                  verify_signature=verify_signature))
+        return
     finish(audit.check_match_in_ledger(entries, result, transcripts, verify_signature)
            + key_checks(entries, expected))
 
