@@ -184,8 +184,12 @@ def log(ledger_path: str, log_path: str, date: str, sheet: str, games_path: str 
               help="The ledger; by default the server's own when SOURCE is a URL.")
 @click.option("--key", metavar="HEX", help="Check the signature with this epoch key instead "
                                            "of the ledger's.")
+@click.option("--commitment", "shown_commitment", metavar="HEX",
+              help="The commitment the page showed before your first roll.")
+@click.option("--client-seed", metavar="SEED", help="Your client seed.")
 @expect_key_option
 def match(source: str, ledger_source: str | None, key: str | None,
+          shown_commitment: str | None, client_seed: str | None,
           expect_keys: tuple[str, ...]) -> None:
     """Verify a game on its own (practice, against the computer, a table) from SOURCE: its URL
     <base>/api/v1/matches/<id> or a saved answer of it — the signed result, the commitment,
@@ -201,11 +205,12 @@ def match(source: str, ledger_source: str | None, key: str | None,
     except READ_ERRORS as error:
         cannot_read(error)
     result, transcripts = audit.answer_parts(answer)
+    noted = {"shown_commitment": shown_commitment, "client_seed": client_seed}
     if entries is None:
         finish(audit.check_match(result, transcripts, public_key_hex=key,
-                                 verify_signature=verify_signature))
+                                 verify_signature=verify_signature, **noted))
         return
-    finish(audit.check_match_in_ledger(entries, result, transcripts, verify_signature)
+    finish(audit.check_match_in_ledger(entries, result, transcripts, verify_signature, **noted)
            + key_checks(entries, expected))
 
 

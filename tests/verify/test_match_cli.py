@@ -154,3 +154,16 @@ def test_a_match_from_its_url(server, files):
     assert check_lines(runs[0][1]) == check_lines(runs[1][1])
     for status, output in both("match", f"{base}/api/v1/matches/{'0' * 32}"):
         assert status == 2 and "HTTP 404" in output
+
+
+def test_the_commitment_shown_and_the_client_seed(files):
+    paths, case = files
+    result = case["answer"]["match"]["result"]
+    for status, output in both("match", str(paths["answer"]), "--key", case["public_key"],
+                               "--commitment", result["commitment"], "--client-seed",
+                               result["client_seeds"][0]):
+        assert status == 0, output
+        assert "✓ commitment shown:" in output and "✓ your client seed: client seed " in output
+    for status, output in both("match", str(paths["answer"]), "--key", case["public_key"],
+                               "--commitment", "0" * 64):
+        assert status == 1 and "✗ commitment shown:" in output

@@ -47,6 +47,15 @@ def match_details(vectors, standalone):
                 changed["match"]["seats"][seat]["transcript"] = change.apply(entry["transcript"])
                 run(changed, key)
     run({"match": {"seats": []}}, None)
+    for case in vectors["match"]["matches"]:
+        result = case["answer"]["match"]["result"]
+        for shown, seed in ((result["commitment"], result["client_seeds"][-1]),
+                            ("0" * 64, "not-mine")):
+            report = standalone.Report()
+            standalone.check_match(report, *standalone.answer_parts(case["answer"]),
+                                   case["public_key"], standalone.ed25519_verifier(), shown,
+                                   seed)
+            details.update(detail for _, _, detail in report.checks)
     return sorted(details)
 
 

@@ -188,3 +188,30 @@ def test_an_unended_match_and_a_wrong_answer(section, standalone, node):
         assert core_checks(value, key) == expected
         assert standalone_checks(standalone, value, key) == expected
         assert as_tuples(node.call("verifyMatch", value, key)) == expected
+
+
+def test_what_the_player_noted_is_checked_alike(section, standalone, node):
+    """The commitment shown before the first roll and the player's client seed, when given,
+    are two more checks, right after the commitment, the same in the three."""
+    case = section["matches"][1]
+    answer, key = case["answer"], case["public_key"]
+    result = answer["match"]["result"]
+    other = "0" * 64
+    cases = [(result["commitment"], result["client_seeds"][1], True, True),
+             (other, "someone-else", False, False)]
+    jobs = [{"fn": "verifyMatch", "args": [answer, key, {"commitment": shown,
+                                                         "clientSeed": seed}]}
+            for shown, seed, _, _ in cases]
+    for (shown, seed, shown_ok, seed_ok), from_js in zip(cases, node.values(jobs), strict=True):
+        parts = answer_parts(answer)
+        core = as_tuples(check_match(*parts, public_key_hex=key,
+                                     verify_signature=verify_signature,
+                                     shown_commitment=shown, client_seed=seed))
+        report = standalone.Report()
+        standalone.check_match(report, *standalone.answer_parts(answer), key,
+                               standalone.ed25519_verifier(), shown, seed)
+        assert core == as_tuples(report.checks) == as_tuples(from_js)
+        assert [c[0] for c in core[2:5]] == ["commitment", "commitment shown", "your client seed"]
+        assert (core[3][1], core[4][1]) == (shown_ok, seed_ok)
+        assert core[:3] + core[5:] == case["checks"]
+    assert core[4][2] == "client seed someone-else is not in client_seeds"

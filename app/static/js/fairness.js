@@ -1614,12 +1614,15 @@ export function matchAnswerParts(answer) {
 /**
  * Verify a match (a practice game, a game against the computer, a table) from the answer of
  * GET /api/v1/matches/<id> after its end, with `publicKeyHex` the key of the epoch that owns
- * the date it ended (see `matchEpochKey`). Returns [{name, ok, detail}], the same checks as
+ * the date it ended (see `matchEpochKey`); `commitment` (the one the page showed before the
+ * first roll) and `clientSeed` (the player's), when given, add "commitment shown" and "your
+ * client seed". Returns [{name, ok, detail}], the same checks as
  * fairness.audit.check_match and verify.py: "match format", "match signature", "commitment",
  * "transcripts", per seat i "seat i roll n" / "seat i box b" / "seat i transcript hash" /
  * "seat i total", then "finished" and "ranks".
  */
-export async function verifyMatch(answer, publicKeyHex) {
+export async function verifyMatch(answer, publicKeyHex, { commitment: shown = null,
+  clientSeed = null } = {}) {
   const { result, transcripts } = matchAnswerParts(answer);
   if (result === null) {
     return [{ name: "match format", ok: false, detail: "no result: the match has not ended" }];
@@ -1643,6 +1646,17 @@ export async function verifyMatch(answer, publicKeyHex) {
   checks.push({ name: "commitment", ok: commitment === result.commitment,
     detail: `commitment of server seed ${short(result.server_seed)}: `
       + `${compared(commitment, result.commitment)} the result's commitment` });
+  if (shown !== null) {
+    checks.push({ name: "commitment shown", ok: shown === result.commitment,
+      detail: `the result's commitment ${compared(result.commitment, shown)} the commitment `
+        + "shown before the first roll" });
+  }
+  if (clientSeed !== null) {
+    const index = result.client_seeds.indexOf(clientSeed);
+    checks.push({ name: "your client seed", ok: index >= 0, detail: index >= 0
+      ? `client seed ${clientSeed} is client_seeds[${index}]`
+      : `client seed ${clientSeed} is not in client_seeds` });
+  }
   const seats = result.seats;
   const fits = Array.isArray(transcripts) && transcripts.length === seats.length;
   checks.push({ name: "transcripts", ok: fits, detail: fits
@@ -1688,11 +1702,11 @@ export function matchEpochKey(ledger, result) {
 }
 
 /** verifyMatch with the key from the ledger: the ledger's checks, "match epoch", the match. */
-export async function verifyMatchInLedger(ledger, answer) {
+export async function verifyMatchInLedger(ledger, answer, noted = {}) {
   const entries = Array.isArray(ledger) ? ledger : ledger.entries;
   const checks = await checkLedger(entries);
   const { key, check } = matchEpochKey(entries, matchAnswerParts(answer).result);
   checks.push(check);
-  checks.push(...(await verifyMatch(answer, key)));
+  checks.push(...(await verifyMatch(answer, key, noted)));
   return checks;
 }
