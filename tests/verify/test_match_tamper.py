@@ -6,16 +6,23 @@ makes one change; the three must fail exactly the same checks. Forgeries re-sign
 """
 
 import copy
+import json
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from app.ledger.signing import verify_signature
 from fairness import ledger
 from fairness.audit import answer_parts, check_match
+from tests.verify.conftest import ROOT
 from tests.verify.tampering import REMOVED, changes
 
 PYTHON_STRIDE = 6
+VECTORS = ROOT / "tests" / "vectors.json"
+EXPIRED_MATCH = next(case for case in json.loads(VECTORS.read_text(encoding="utf-8"))["match"][
+    "matches"] if case["label"] == "expired")
 JS_STRIDE = 7
 
 
@@ -156,3 +163,35 @@ def test_a_changed_client_seed_or_server_seed_changes_every_seats_dice(match):
                          ("server_seed", "f" * 64)):
         core = failing_core(with_result(answer, {**result, field: value}), key)
         assert all(f"seat {seat} roll 0" in core for seat in seats), (field, core)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10**6) | st.text(max_size=8)
+    | st.floats(allow_nan=False),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                max_size=3),
+    max_leaves=6)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), value=json_values)
+def test_any_value_anywhere_fails_cleanly_never_crashes(standalone, data, value):
+    """Whatever value replaces whatever field (result, seat or transcript entry) of the short
+    expired match, the core and verify.py answer checks, the same failing ones, and never
+    raise. (Names are compared without spaces: for a box id that is not a string the daily
+    replays name the check ``box [null,null]`` in the core and ``box [null, null]`` in
+    verify.py.)"""
+    case = EXPIRED_MATCH
+    answer = copy.deepcopy(case["answer"])
+    paths = [change.path for change in changes(answer["match"]) if change.path and (
+        change.path[0] == "result" or change.path[2:3] == ("transcript",))]
+    path = data.draw(st.sampled_from(paths))
+    parent = answer["match"]
+    for step in path[:-1]:
+        parent = parent[step]
+    assume(parent.get(path[-1]) != value if isinstance(parent, dict) else
+           path[-1] >= len(parent) or parent[path[-1]] != value)
+    parent[path[-1]] = value
+    core = [name.replace(" ", "") for name in failing_core(answer, case["public_key"])]
+    standalone_names = failing_standalone(standalone, answer, case["public_key"])
+    assert core and [name.replace(" ", "") for name in standalone_names] == core
