@@ -1769,7 +1769,7 @@ def verify_match(args, verify, report):
 
 
 def add_match_mode(modes):
-    """The ``match`` subcommand's arguments."""
+    """The ``match`` subcommand and its arguments."""
     match = modes.add_parser("match", help="verify a game on its own (practice, against the "
                                            "computer, a table) from its URL or a saved answer")
     match.add_argument("source", help="<base>/api/v1/matches/<id>, or a file of that answer")
@@ -1780,7 +1780,9 @@ def add_match_mode(modes):
     match.add_argument("--commitment", help="the commitment the page showed before your first "
                                             "roll: check it is the result's")
     match.add_argument("--client-seed", help="your client seed: check it is in the result")
-    return match
+    match.add_argument("--expect-key", action="append", default=[], metavar="HEX|FILE",
+                       help="an epoch public key you recorded earlier (or a file of them); "
+                            "repeatable")
 
 
 # ---------------------------------------------------------------------- the command line
@@ -1990,10 +1992,11 @@ def main(argv=None):
                            "repeatable")
     logs.add_argument("--quorum", type=int, help="cosignatures required on the last checkpoint "
                                                  "(default: every --witness)")
-    for mode in (game, day, files, logs, add_match_mode(modes)):
+    for mode in (game, day, files, logs):
         mode.add_argument("--expect-key", action="append", default=[], metavar="HEX|FILE",
                           help="an epoch public key you recorded earlier (or a file of them); "
                                "repeatable")
+    add_match_mode(modes)
     args = parser.parse_args(argv)
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
