@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from .canonical import digest
-from .dice import DiceStream, dice_from_block, validate_seed
+from .dice import DiceStream, validate_seed
 from .errors import InvalidClientSeed, InvalidMatch
 from .sheets import get_ruleset
 
@@ -108,11 +108,6 @@ def seat_stream(server_seed, client_seeds: Sequence[str], match_id: str, seat: i
                 ruleset_id: str) -> MatchStream:
     """Seat ``seat``'s own stream of a match: its dice depend on no other seat's play."""
     return MatchStream(server_seed, client_seeds, match_id, seat, ruleset_id)
-
-
-def first_block_dice(stream: MatchStream) -> list[int]:
-    """The dice block 0 of a seat's stream yields (for vectors and by-hand checks)."""
-    return dice_from_block(stream.block(0))
 
 
 def ranks(totals: Sequence[int]) -> list[int]:
