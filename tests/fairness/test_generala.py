@@ -128,3 +128,14 @@ class TestServidaFromTheTranscript:
             Game.from_transcript("generala", DATE, [roll([2, 3, 4, 5, 1]),
                                                     scored("escalera", 20)])
         assert refused.value.index == 1
+
+
+def test_best_possible_sheet_is_410():
+    """105 in the number boxes, every combination servida, a doble generala."""
+    best = {"ones": 5, "twos": 10, "threes": 15, "fours": 20, "fives": 25, "sixes": 30,
+            "escalera": score("generala", "escalera", [1, 2, 3, 4, 5], None, True),
+            "full": score("generala", "full", [6, 6, 6, 5, 5], None, True),
+            "poker": score("generala", "poker", [6, 6, 6, 6, 5], None, True),
+            "generala": score("generala", "generala", [6] * 5, None, True)}
+    best["doble-generala"] = score("generala", "doble-generala", [6] * 5, best, True)
+    assert totals("generala", best).total == 410
