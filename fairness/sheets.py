@@ -56,7 +56,8 @@ class Ruleset:
     first roll and qualify (Generala's "servida").
     ``second_five_box``: the kind of box that scores only a further five-of-a-kind, while the
     five-of-a-kind box holds its value (Generala's doble generala); 0 otherwise.
-    ``columns``: how many columns the sheet has (its boxes are column 1's, then column 2's…).
+    ``columns``: how many columns the sheet has (its boxes are column 1's, then column 2's…);
+    ``column_boxes``: on a sheet of several columns, the one-column boxes each column repeats.
     """
 
     id: str
@@ -69,6 +70,7 @@ class Ruleset:
     first_roll_bonus: Mapping[str, int] = field(default_factory=dict, compare=False)
     second_five_box: str | None = None
     columns: int = 1
+    column_boxes: tuple[Category, ...] = field(default=(), compare=False)
 
     @property
     def category_ids(self) -> tuple[str, ...]:
@@ -299,6 +301,7 @@ YAHTZEE_TRIPLE = Ruleset(
     extra_bonus=100,
     joker=True,
     columns=TRIPLE_COLUMNS,
+    column_boxes=YAHTZEE.categories,
 )
 
 RULESETS: dict[str, Ruleset] = {
