@@ -327,9 +327,13 @@ PLAYABLE_RULESETS = tuple(RULESETS)
 # day of it keeps verifying.
 DAILY_RULESETS = ("yacht", "yacht-bonus", "yahtzee")
 
-# The sheet a later epoch's entry adds to the daily challenges (see FAIRNESS.md, "Epochs").
+# The sheet a later epoch's entry adds to the daily challenges (see FAIRNESS.md, "Epochs"):
+# an epoch's entry lists its daily sheets, and a new epoch publishes these four.
 YATZY_DAILY = "yatzy"
 DAILY_RULESETS_WITH_YATZY = (*DAILY_RULESETS, YATZY_DAILY)
+NEW_EPOCH_RULESETS = DAILY_RULESETS_WITH_YATZY
+# Every sheet that is a daily challenge on some date: the union of the epochs' lists.
+ANY_DAILY_RULESETS = DAILY_RULESETS_WITH_YATZY
 
 # Under the Joker rule these kinds of box score their fixed value (times their column's
 # multiplier) even though the dice don't form them.

@@ -8,8 +8,9 @@ from flask import jsonify, request
 from app.ledger.clock import format_timestamp
 from app.ledger.days import DayWindow
 from app.play.games import PLAYING, Played
-from fairness import DAILY_RULESETS, Ruleset, get_ruleset
+from fairness import Ruleset, get_ruleset
 from fairness.scoring import is_five_of_a_kind
+from fairness.sheets import ANY_DAILY_RULESETS
 
 # A day after, a cache asks again: the audit data never changes, a player's display name may.
 REVEALED_MAX_AGE = 24 * 3600
@@ -32,7 +33,7 @@ def ruleset_json(ruleset: Ruleset) -> dict:
 
 def rulesets_json() -> dict:
     """The daily sheets, in order."""
-    return {"rulesets": [ruleset_json(get_ruleset(r)) for r in DAILY_RULESETS]}
+    return {"rulesets": [ruleset_json(get_ruleset(r)) for r in ANY_DAILY_RULESETS]}
 
 
 def window_json(window: DayWindow) -> dict:
