@@ -152,8 +152,8 @@ def handle_game_conflict(error: GameConflict):
 
 @bp.get("/rulesets")
 def rulesets():
-    """The daily sheets."""
-    return jsonify(rulesets_json())
+    """The daily sheets of the dates being played now."""
+    return jsonify(rulesets_json(services().games.offered_rulesets()))
 
 
 @bp.get("/challenges")

@@ -2,6 +2,7 @@
 cacheable answer of what a reveal made public."""
 
 import datetime as dt
+from collections.abc import Sequence
 
 from flask import jsonify, request
 
@@ -10,7 +11,6 @@ from app.ledger.days import DayWindow
 from app.play.games import PLAYING, Played
 from fairness import Ruleset, get_ruleset
 from fairness.scoring import is_five_of_a_kind
-from fairness.sheets import ANY_DAILY_RULESETS
 
 # A day after, a cache asks again: the audit data never changes, a player's display name may.
 REVEALED_MAX_AGE = 24 * 3600
@@ -31,9 +31,9 @@ def ruleset_json(ruleset: Ruleset) -> dict:
     }
 
 
-def rulesets_json() -> dict:
-    """The daily sheets, in order."""
-    return {"rulesets": [ruleset_json(get_ruleset(r)) for r in ANY_DAILY_RULESETS]}
+def rulesets_json(rulesets: Sequence[str]) -> dict:
+    """The sheets ``rulesets``, in that order."""
+    return {"rulesets": [ruleset_json(get_ruleset(r)) for r in rulesets]}
 
 
 def window_json(window: DayWindow) -> dict:
