@@ -1,11 +1,13 @@
 """The rules of every sheet, and its printable score sheet (PDF), in the reader's language."""
 
+from functools import lru_cache
+
 from flask import Response, abort, render_template, request
 
 from app.api.errors import ApiError
 from app.web.pages import bp
 from app.web.sheet_pdf import PAPERS, sheet_pdf
-from app.web.sheets_view import playable_sheets, sheet_view
+from app.web.sheets_view import language, playable_sheets, sheet_view
 from fairness import RULESETS
 
 
@@ -29,6 +31,14 @@ def rules(ruleset: str):
                            sheets=playable_sheets(), papers=PAPERS)
 
 
+@lru_cache(maxsize=2 * len(RULESETS) * len(PAPERS))
+def printed(ruleset: str, paper: str, language_code: str) -> bytes:
+    """The PDF of one sheet, paper and language, made once per process (about half a second
+    each): it depends on nothing else. ``language_code`` is the request's, which the texts
+    follow."""
+    return sheet_pdf(sheet_view(ruleset), paper)
+
+
 @bp.get("/sheets/<ruleset>.pdf")
 def printable_sheet(ruleset: str):
     """The sheet's score sheet as one PDF page: ``?paper=a4`` (default) or ``letter``."""
@@ -38,8 +48,7 @@ def printable_sheet(ruleset: str):
     if ruleset not in RULESETS:
         raise ApiError(404, "unknown-ruleset",
                        f"Unknown sheet; the sheets are {', '.join(RULESETS)}.")
-    sheet = sheet_view(ruleset)
-    response = Response(sheet_pdf(sheet, paper), mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="{sheet.id}-{paper}.pdf"'
+    response = Response(printed(ruleset, paper, language()), mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{ruleset}-{paper}.pdf"'
     response.headers["Cache-Control"] = "public, max-age=86400"
     return response
