@@ -17,14 +17,28 @@ COLUMN_WIDTH = 9.5  # mm per column of each player on a sheet of several columns
 TOTAL_STYLE = FontFace(emphasis="BOLD", fill_color=(235, 235, 235))
 NOTES_HEIGHT = 24  # mm kept under the table for the notes
 TALLEST_ROW = 10  # mm: room enough to write a score by hand
+SHORTEST_ROW = 4  # mm: one line of 8 pt text
 
 
 def sheet_pdf(sheet: SheetView, paper: str) -> bytes:
     """The score sheet of ``sheet`` on ``paper`` (``a4`` or ``letter``), as PDF bytes.
 
     A sheet of several columns (triple Yahtzee) is printed across the page, with one column
-    per player and multiplier; the others down the page.
+    per player and multiplier; the others down the page. The rows share the page's height,
+    as tall as room allows (at most 10 mm) while the sheet stays on one page: a rule that
+    wraps makes its row taller, so a layout that spills onto a second page is made again
+    with shorter rows.
     """
+    row_height = TALLEST_ROW
+    while True:
+        pdf = _layout(sheet, paper, row_height)
+        if pdf.page_no() == 1 or row_height <= SHORTEST_ROW:
+            return bytes(pdf.output())
+        row_height = max(SHORTEST_ROW, row_height - 0.5)
+
+
+def _layout(sheet: SheetView, paper: str, tallest_row: float) -> FPDF:
+    """The whole sheet laid out with rows at most ``tallest_row`` mm high."""
     pdf = FPDF(orientation="landscape" if sheet.columns > 1 else "portrait", unit="mm",
                format=PAPERS[paper])
     pdf.set_title(f"{sheet.name} - Yacht Daily")
@@ -33,9 +47,9 @@ def sheet_pdf(sheet: SheetView, paper: str) -> bytes:
     pdf.set_auto_page_break(True, MARGIN)
     pdf.add_page()
     _heading(pdf, sheet)
-    _table(pdf, sheet)
+    _table(pdf, sheet, tallest_row)
     _notes(pdf, sheet)
-    return bytes(pdf.output())
+    return pdf
 
 
 def _heading(pdf: FPDF, sheet: SheetView) -> None:
@@ -47,7 +61,7 @@ def _heading(pdf: FPDF, sheet: SheetView) -> None:
     pdf.ln(2)
 
 
-def _table(pdf: FPDF, sheet: SheetView) -> None:
+def _table(pdf: FPDF, sheet: SheetView, tallest_row: float) -> None:
     """Box, rule, then a column (or one per multiplier) for each player, with the totals."""
     columns = sheet.columns
     score_width = COLUMN_WIDTH if columns > 1 else PLAYER_WIDTH
@@ -55,7 +69,7 @@ def _table(pdf: FPDF, sheet: SheetView) -> None:
     heading_rows = 2 if columns > 1 else 1
     total_rows = 3 + bool(sheet.upper_bonus) + bool(sheet.extra_bonus)
     room = pdf.h - pdf.b_margin - pdf.get_y() - NOTES_HEIGHT
-    row_height = min(TALLEST_ROW, room / (heading_rows + len(sheet.rows) + total_rows))
+    row_height = min(tallest_row, room / (heading_rows + len(sheet.rows) + total_rows))
     pdf.set_font(FONT, "", 8)
     with pdf.table(
         min_row_height=row_height,
