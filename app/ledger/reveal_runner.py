@@ -101,9 +101,10 @@ class RevealRunner:
         self.services.store.clear_reveal_failure()
         return Pass(revealed=revealed, checkpoints=checkpoints)
 
-    def cut_checkpoints(self) -> list[tuple[str, str, int]]:
+    def cut_checkpoints(self, strict: bool = False) -> list[tuple[str, str, int]]:
         """Cut the day's log checkpoints due now if this process gets the log lease: the
-        (date, sheet, size) of each cut; a failure is logged (the next pass tries again)."""
+        (date, sheet, size) of each cut; a failure is logged (the next pass tries again) and,
+        if ``strict``, raised."""
         lease = self.services.store.client.lock(LOG_LEASE, timeout=self.lease_seconds,
                                                 blocking=False, thread_local=False)
         try:
@@ -111,6 +112,8 @@ class RevealRunner:
                 return []
         except (redis.RedisError, RedisClusterException) as error:
             log.warning("could not take the log lease: %s", error)
+            if strict:
+                raise
             return []
         try:
             with self._renewed(lease):
@@ -118,6 +121,8 @@ class RevealRunner:
         except Exception as error:  # logged; the reveals go on, the next pass retries
             log.error("cutting checkpoints failed: %s", error, exc_info=error,
                       extra={"event": "checkpoint-failed", "error": type(error).__name__})
+            if strict:
+                raise
             return []
         finally:
             with contextlib.suppress(LockError, redis.RedisError, RedisClusterException):
