@@ -314,21 +314,21 @@ class LogService:
                                                 CLOSE_PAGE)
             if not ids:
                 return Close(len(finals), merkle.root(finals))
-            for game_id, fields, transcript in self.logs.seal_and_load_games(ids):
+            games = self.logs.seal_and_load_games(ids)
+            logged = self.logs.logged(date, ruleset, [game_id for game_id, _, _ in games])
+            for game_id, fields, transcript in games:
                 finished = sum(entry.get("action") == "score" for entry in transcript) == boxes
-                if finished:
-                    self._ensure_leaf(game_id, fields, transcript, time)
+                if finished and game_id not in logged:
+                    self._add_leaf(game_id, fields, transcript, time)
                 finals.append(merkle.leaf_hash(formats.final_leaf(
                     game=game_id, player=fields["player"], transcript=transcript,
                     finished=finished)))
             start = "(" + ids[-1]
 
-    def _ensure_leaf(self, game_id: str, fields, transcript: list, time: str) -> None:
-        """Give a finished game a leaf if a crash left it without one (finished by ``time``,
-        the close: an upper bound of when it did)."""
+    def _add_leaf(self, game_id: str, fields, transcript: list, time: str) -> None:
+        """Give a finished game the leaf a crash left it without (finished by ``time``, the
+        close: an upper bound of when it did)."""
         date, ruleset = fields["date"], fields["ruleset"]
-        if self.logs.leaf_of(date, ruleset, game_id) is not None:
-            return
         game = Game.from_transcript(ruleset, date, transcript)
         record = GameRecord(id=game_id, ruleset=ruleset, date=date, player=fields["player"],
                             name=fields.get("name", ""), transcript=tuple(transcript),
