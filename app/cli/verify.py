@@ -105,6 +105,31 @@ def day_games(url: str, path: str, page: dict, progress):
 
 
 @verify.command()
+@click.option("--ledger", "ledger_path", required=True, type=click.Path(dir_okay=False),
+              help="The ledger (GET /api/v1/ledger).")
+@click.option("--receipt", "receipt_path", required=True, type=click.Path(dir_okay=False),
+              help="The receipt, or the game (GET /api/v1/games/<id>).")
+@click.option("--transcript", "transcript_path", required=True, type=click.Path(dir_okay=False),
+              help="The transcript, or the game.")
+@click.option("--proof", "proof_path", type=click.Path(dir_okay=False),
+              help="The inclusion proof (GET /api/v1/games/<id>/proof).")
+@expect_key_option
+def files(ledger_path: str, receipt_path: str, transcript_path: str,
+          proof_path: str | None, expect_keys: tuple[str, ...]) -> None:
+    """Verify one game from downloaded JSON files."""
+    try:
+        expected = read_keys(expect_keys)
+        entries = load(ledger_path, "entries")
+        receipt = load(receipt_path, "game", "receipt")
+        transcript = load(transcript_path, "game", "transcript")
+        proof = load(proof_path, "proof") if proof_path else None
+    except READ_ERRORS as error:
+        cannot_read(error)
+    finish(audit.check_game(entries, receipt, transcript, proof, verify_signature)
+           + key_checks(entries, expected))
+
+
+@verify.command()
 @click.option("--url", help="The server: the ledger, the log and (once revealed) the day's "
                             "games are fetched from it unless given as files.")
 @click.option("--ledger", "ledger_path", type=click.Path(dir_okay=False),
