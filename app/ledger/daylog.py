@@ -110,6 +110,7 @@ class LogService:
         self.new_day_format = new_day_format
         self.witnesses = witnesses
         self._formats: dict[str, str] = {}
+        self._closed: set[str] = set()  # dates this process saw closed: a close never reopens
 
     # Formats
 
@@ -223,7 +224,9 @@ class LogService:
             if self.day_format(date) != V2:
                 continue
             if now >= window.closes_at:
-                cut += self.close(date)[1]
+                if date not in self._closed:
+                    cut += self.close(date)[1]
+                    self._closed.add(date)
                 continue
             time = format_timestamp(floor_minute(now))
             for ruleset, (count, text) in self.logs.log_heads(date, DAILY_RULESETS).items():
