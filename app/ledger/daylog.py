@@ -384,26 +384,31 @@ class LogService:
     def proof(self, record: GameRecord, size: int | None = None) -> dict | None:
         """A v2 finished game's inclusion proof against the log's latest checkpoint (or that of
         ``size``; a 400 when the log has none of that size), or None before one covers it."""
-        leaf = self.logs.leaf_of(record.date, record.ruleset, record.id)
+        return self.proof_of(record.date, record.ruleset, record.id, size)
+
+    def proof_of(self, date: str, ruleset: str, game_id: str, size: int | None = None
+                 ) -> dict | None:
+        """``proof`` of the game ``game_id`` of (date, sheet)."""
+        leaf = self.logs.leaf_of(date, ruleset, game_id)
         if size is None:
-            chosen = self.logs.last_checkpoint(record.date, record.ruleset)
+            chosen = self.logs.last_checkpoint(date, ruleset)
         else:
-            chosen = self.logs.checkpoint_of_size(record.date, record.ruleset, size)
+            chosen = self.logs.checkpoint_of_size(date, ruleset, size)
             if chosen is None:
                 raise ApiError(400, "invalid-size", "size must be that of a checkpoint of the "
                                                     "game's log.")
         if leaf is None or chosen is None or leaf.index >= chosen.size:
             return None
-        hashes = self.logs.leaf_hashes(record.date, record.ruleset, chosen.size)
-        seq = self.store.reveal_seq(record.date)
+        hashes = self.logs.leaf_hashes(date, ruleset, chosen.size)
+        seq = self.store.reveal_seq(date)
         return {
-            "date": record.date,
-            "ruleset": record.ruleset,
-            "receipt": self.sign_leaf(record.date, leaf.data),
+            "date": date,
+            "ruleset": ruleset,
+            "receipt": self.sign_leaf(date, leaf.data),
             "proof": {"index": leaf.index, "size": chosen.size,
                       "path": [h.hex() for h in merkle.inclusion_path(leaf.index, hashes)]},
             "root": merkle.root(hashes).hex(),
-            "checkpoint": self.note(record.date, record.ruleset, chosen),
+            "checkpoint": self.note(date, ruleset, chosen),
             "entry": seq,
         }
 

@@ -97,6 +97,9 @@ def test_a_whole_date_through_its_log(logged_app, clock, witness):
         assert [c for c in log_checks.check_receipt_in_log(game["receipt"], published,
                                                             proof["proof"])
                 if c.ok is not True] == []
+        status, verdict = call(player, "POST", "/verify", {"receipt": game["receipt"],
+                                                            "transcript": game["transcript"]})
+        assert verdict["ok"] is True, verdict  # the server found the proof in the log
 
 
 def test_the_logs_answer_for_what_they_are(logged_app, clock, witness):
