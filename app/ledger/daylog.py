@@ -134,9 +134,9 @@ class LogService:
                 marker = V2 if entry.get("type") == formats.REVEAL_V2_TYPE else V1
             elif now < window.opens_at:
                 return None
-            elif now < window.closes_at:  # open, no game yet: not fixed until its first
-                return V1 if self.logs.has_games(date, DAILY_RULESETS) else self.new_day_format
-            else:
+            elif now < window.closes_at and not self.logs.has_games(date, DAILY_RULESETS):
+                return self.new_day_format  # open, no game yet: its first game fixes it
+            else:  # closed unplayed, or played before markers existed: fixed now
                 marker = self.logs.settle_format(date, DAILY_RULESETS, self.new_day_format)
         self._formats[date] = marker
         return marker
