@@ -119,7 +119,9 @@ class RevealRunner:
             with self._renewed(lease):
                 cut = self.services.logs.cut_due()
         except Exception as error:  # logged; the reveals go on, the next pass retries
-            log.error("cutting checkpoints failed: %s", error, exc_info=error,
+            storage = isinstance(error, (redis.RedisError, RedisClusterException))
+            log.error("cutting checkpoints failed: %s", error,
+                      exc_info=None if storage else error,  # Redis away: its 503s say the same
                       extra={"event": "checkpoint-failed", "error": type(error).__name__})
             if strict:
                 raise
