@@ -2,8 +2,9 @@
 
 Every key carries a hash tag and no command or script spans two tags, so the same code runs on
 Redis Cluster: ``{g:<id>}`` (a game's record and transcript), ``{d:<date>}`` (a date's game
-index, leaderboards and, once revealed, receipt trees in chunks), ``{ledger}`` (the
-ledger, each epoch's first game time, the reveal lease and the last reveal failure),
+index, leaderboards, its format and day's logs — ``app/storage/daylog.py`` — and, once revealed,
+receipt trees in chunks), ``{ledger}`` (the ledger, each epoch's first game time, the reveal and
+log leases and the last reveal failure),
 ``{p:<pseudonym>}`` (a player's history) and ``{x:<code>}`` (a transfer code). No reply or
 argument list grows with a day's games: days are read in pages and written in chunks.
 A game's version is the length of its transcript; every action is one compare-and-set script
