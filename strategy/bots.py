@@ -66,6 +66,12 @@ LEVELS: dict[str, Level] = {
 }
 
 
+# Not a level players meet: the simple greedy player that the triple sheet's approximation is
+# measured against (docs/strategy.md). It maximises the points of the box it fills this turn
+# (the +extra bonus included, the upper bonus ignored), keeps included, and nothing after.
+GREEDY = Level("greedy", temperature=0.0, future_weight=0.0, bonus_weight=0.0)
+
+
 def get_level(name: str) -> Level:
     """The level called ``name``; raise ValueError for an unknown one."""
     try:

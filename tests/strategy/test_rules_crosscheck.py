@@ -8,8 +8,8 @@ import pytest
 
 from fairness import RULESETS, extra_bonus, placement, score, totals
 from strategy import ColumnsTable, Position, Table, sheet_rules
-from strategy.columns import columns_rules
 from strategy.boxvalues import box_values
+from strategy.columns import columns_rules
 from strategy.dice import HANDS
 
 
