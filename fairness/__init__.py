@@ -29,10 +29,11 @@ from .errors import (
 )
 from .game import Game, replay
 from .rules import Placement, Totals, extra_bonus, placement, score, totals
-from .sheets import DAILY_RULESETS, RULESETS, Category, Ruleset, get_ruleset
+from .sheets import DAILY_RULESETS, PLAYABLE_RULESETS, RULESETS, Category, Ruleset, get_ruleset
 
 __all__ = [
     "DAILY_RULESETS",
+    "PLAYABLE_RULESETS",
     "RULESETS",
     "BoxFilled",
     "Category",

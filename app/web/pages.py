@@ -189,20 +189,6 @@ def verify():
     )
 
 
-@bp.get("/rules")
-def rules_index():
-    """The rules common to every sheet, and a link to each sheet's."""
-    return render_template("rules.html", page="rules", sheet=None, sheets=daily_sheets())
-
-
-@bp.get("/rules/<ruleset>")
-def rules(ruleset: str):
-    """The rules of one sheet, box by box."""
-    return render_template(
-        "rules.html", page="rules", sheet=require_daily_sheet(ruleset), sheets=daily_sheets()
-    )
-
-
 def fairness_doc_path() -> Path:
     """Where the protocol's reference document sits in a source checkout."""
     return Path(current_app.root_path).parent / "FAIRNESS.md"
