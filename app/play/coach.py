@@ -30,6 +30,7 @@ from app.ledger.keys import Secrets
 from app.ledger.service import LedgerService
 from app.storage.store import GameRecord, SkillStore, Store
 from fairness import DAILY_RULESETS, DiceStream
+from fairness.sheets import DAILY_RULESETS_WITH_YATZY
 from strategy import TablesNotReady
 
 LOCK_FILE = ".build.lock"
@@ -60,9 +61,10 @@ def _file_lock(directory: Path):
 
 
 class TableSource:
-    """The daily sheets' tables of one directory in this process, warmed in the background."""
+    """The daily sheets' tables of one directory in this process, warmed in the background
+    (every sheet that is a daily challenge in some epoch: Yatzy's, the largest, last)."""
 
-    def __init__(self, directory: Path, rulesets: Sequence[str] = DAILY_RULESETS):
+    def __init__(self, directory: Path, rulesets: Sequence[str] = DAILY_RULESETS_WITH_YATZY):
         """Serve ``rulesets``' tables from ``directory`` (nothing is read yet)."""
         self.directory = Path(directory)
         self.rulesets = tuple(rulesets)
@@ -89,7 +91,7 @@ class TableSource:
         """
         if ruleset not in self._ready:
             self.start()
-            path = strategy.table_path(self.directory, strategy.sheet_rules(ruleset))
+            path = strategy.table_file(self.directory, ruleset)
             if path.exists():
                 self._loaded[ruleset].wait(LOAD_WAIT_SECONDS)
         if ruleset not in self._ready:
