@@ -111,7 +111,7 @@ def test_triple_box_values_agree_with_fairness_rules(fives):
     values[-1] = 0
     table = ColumnsTable(columns_rules("yahtzee-triple"), Table(column, values))
     rng = random.Random(fives)
-    for _ in range(6):
+    for _ in range(3):
         sheet = random_triple_sheet(rng, fives)
         extra = 100 * rng.randrange(3)
         state = Position("yahtzee-triple", sheet).state(table.rules)

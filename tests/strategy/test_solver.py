@@ -95,7 +95,6 @@ SMALL_STATES = [
     ("generala", all_but("generala", ("full", "poker"))),
     ("yatzy", all_but("yatzy", ("sixes", "two-pairs"), ones=3, twos=6, threes=9, fours=12,
                       fives=15)),
-    ("yatzy", all_but("yatzy", ("one-pair", "small-straight"))),
 ]
 
 
