@@ -7,6 +7,7 @@ later epoch adds (see ``daily_rulesets``).
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from . import scoring
 from .errors import UnknownRuleset
@@ -79,19 +80,16 @@ class Ruleset:
 
     def category(self, category_id: str) -> Category | None:
         """Return the box with this id, or None if the sheet has none."""
-        return self._by_id().get(category_id)
+        return self._boxes_by_id.get(category_id)
 
     def boxes_of_kind(self, kind: str | None) -> tuple[str, ...]:
         """The ids of the boxes of ``kind`` in sheet order (one per column)."""
         return tuple(c.id for c in self.categories if c.kind == kind)
 
-    def _by_id(self) -> dict[str, Category]:
+    @cached_property
+    def _boxes_by_id(self) -> dict[str, Category]:
         """The boxes by id, built once per sheet."""
-        table = self.__dict__.get("_boxes")
-        if table is None:
-            table = {c.id: c for c in self.categories}
-            object.__setattr__(self, "_boxes", table)
-        return table
+        return {c.id: c for c in self.categories}
 
 
 _FACE_NAMES = {
@@ -281,7 +279,7 @@ def _in_column(box: Category, column: int) -> Category:
         box.section,
         scoring.times(box.scorer, column),
         {"en": f"{box.names['en']} ×{column}", "fr": f"{box.names['fr']} ×{column}"},
-        {"en": f"{box.rule['en']}; × {column}", "fr": f"{box.rule['fr']} ; × {column}"},
+        {"en": f"{box.rule['en']} (× {column})", "fr": f"{box.rule['fr']} (× {column})"},
         kind=box.id,
         column=column,
         multiplier=column,
@@ -327,9 +325,13 @@ PLAYABLE_RULESETS = tuple(RULESETS)
 # day of it keeps verifying.
 DAILY_RULESETS = ("yacht", "yacht-bonus", "yahtzee")
 
-# The sheet a later epoch's entry adds to the daily challenges (see FAIRNESS.md, "Epochs").
+# The sheet a later epoch's entry adds to the daily challenges (see FAIRNESS.md, "Epochs"):
+# an epoch's entry lists its daily sheets, and a new epoch publishes these four.
 YATZY_DAILY = "yatzy"
 DAILY_RULESETS_WITH_YATZY = (*DAILY_RULESETS, YATZY_DAILY)
+NEW_EPOCH_RULESETS = DAILY_RULESETS_WITH_YATZY
+# Every sheet that is a daily challenge on some date: the union of the epochs' lists.
+ANY_DAILY_RULESETS = DAILY_RULESETS_WITH_YATZY
 
 # Under the Joker rule these kinds of box score their fixed value (times their column's
 # multiplier) even though the dice don't form them.

@@ -4,8 +4,8 @@ from dataclasses import dataclass
 
 from flask_babel import get_locale
 
+from app.services import services
 from fairness.sheets import (
-    DAILY_RULESETS,
     LOWER,
     PLAYABLE_RULESETS,
     UPPER,
@@ -103,8 +103,8 @@ def sheet_view(ruleset_id: str) -> SheetView:
 
 
 def daily_sheets() -> list[SheetView]:
-    """The daily sheets, in their usual order."""
-    return [sheet_view(ruleset_id) for ruleset_id in DAILY_RULESETS]
+    """The daily sheets of the dates being played now, in their usual order."""
+    return [sheet_view(ruleset_id) for ruleset_id in services().games.offered_rulesets()]
 
 
 def playable_sheets() -> list[SheetView]:
@@ -113,5 +113,5 @@ def playable_sheets() -> list[SheetView]:
 
 
 def is_daily(ruleset_id: str) -> bool:
-    """True for a sheet that has a daily challenge."""
-    return ruleset_id in DAILY_RULESETS
+    """True for a sheet that has a daily challenge on a date being played now."""
+    return ruleset_id in services().games.offered_rulesets()
