@@ -199,10 +199,11 @@ class Coach:
         return references
 
     def compute_references(self, date: str) -> dict[str, dict]:
-        """Each daily sheet's perfect-policy game and foresight maximum on ``date``'s dice."""
+        """Each daily sheet's perfect-policy game and foresight maximum on ``date``'s dice
+        (the sheets of the date's epoch)."""
         seed = self.secrets.seed(date)
         references = {}
-        for ruleset in DAILY_RULESETS:
+        for ruleset in self.secrets.rulesets_for(date):
             table = self.tables.get(ruleset)
             perfect = strategy.play_game(table, DiceStream(seed, date, ruleset))
             foresight = strategy.foresight_for_day(seed, date, ruleset)
@@ -231,6 +232,8 @@ class Coach:
         if not all(self.tables.ready(ruleset) for ruleset in DAILY_RULESETS):
             return
         for date in self.skill.pending_references():
+            if not all(self.tables.ready(ruleset) for ruleset in self.secrets.rulesets_for(date)):
+                continue  # a later epoch's sheet (Yatzy) still loading: the date stays queued
             lease = self.skill.references_lease(date, REFERENCES_LEASE_SECONDS)
             if not lease.acquire():
                 continue
