@@ -18,6 +18,9 @@ Within a turn the bot plans consistently with what it perceives: a keep is worth
 the perceived values of the hands it can lead to. Each decision (every action with dice
 showing) draws exactly one uniform number from the bot's generator, whatever the level, so a
 game is a deterministic function of its dice stream and its generator's seed.
+
+Any table works: a solved ``Table`` or triple Yahtzee's ``ColumnsTable`` (the same methods), so
+the bots play every sheet.
 """
 
 import hashlib

@@ -37,7 +37,8 @@ class Table:
 
     rules: SheetRules
     values: np.ndarray = field(repr=False)
-    # evaluate.py's few most recent turn-start states: (box values, keep values per rolls left)
+    # evaluate.py's few most recent turn-start states: (box values, the same for the first
+    # roll, keep values per rolls left)
     recent_turns: OrderedDict = field(default_factory=OrderedDict, repr=False)
 
     @property
