@@ -4,6 +4,7 @@ Pure apart from reading and writing table files at paths it is given. See docs/s
 for every figure's definition.
 """
 
+from .columns import ColumnsTable
 from .errors import (
     InvalidPosition,
     InvalidTranscript,
@@ -27,12 +28,14 @@ from .tables import (
     load_or_build,
     load_table,
     save_table,
+    table_file,
     table_path,
 )
 
 __all__ = [
     "JOKER_MODES",
     "Choice",
+    "ColumnsTable",
     "Decision",
     "Evaluation",
     "ForesightResult",
@@ -66,6 +69,7 @@ __all__ = [
     "save_table",
     "sheet_rules",
     "solve",
+    "table_file",
     "table_path",
     "target_odds",
 ]

@@ -18,29 +18,30 @@ Within a turn the bot plans consistently with what it perceives: a keep is worth
 the perceived values of the hands it can lead to. Each decision (every action with dice
 showing) draws exactly one uniform number from the bot's generator, whatever the level, so a
 game is a deterministic function of its dice stream and its generator's seed.
+
+Any table works: a solved ``Table`` or triple Yahtzee's ``ColumnsTable`` (the same methods), so
+the bots play every sheet.
 """
 
-import dataclasses
 import hashlib
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from fairness import DiceStream, Game
 from fairness.game import NO_HOLD
 
-from .boxvalues import box_values
 from .dice import HAND_INDEX, KEEP_INDEX, KEEPS, best_sub_keep, keep_values_from, sub_keeps
 from .policy import TIE, hold_for
 from .position import Position
-from .sheetrules import SheetRules, sheet_rules
-from .solver import solve
+from .sheetrules import SheetRules
 from .tables import Table
 
 GAME_DATE = "2026-01-01"  # the date every seeded bot game's dice stream is bound to
 SEED_DOMAIN = "yacht-daily/bot-game/v1"
 MAX_KEEPS = 31  # the distinct keeps of five different dice, keeping all five aside
+ROLLS_PER_TURN = 3
+FIRST_ROLL_LEFT = ROLLS_PER_TURN - 1  # rolls left once the turn's first roll is showing
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,12 @@ LEVELS: dict[str, Level] = {
 }
 
 
+# Not a level players meet: the simple greedy player that the triple sheet's approximation is
+# measured against (docs/strategy.md). It maximises the points of the box it fills this turn
+# (the +extra bonus included, the upper bonus ignored), keeps included, and nothing after.
+GREEDY = Level("greedy", temperature=0.0, future_weight=0.0, bonus_weight=0.0)
+
+
 def get_level(name: str) -> Level:
     """The level called ``name``; raise ValueError for an unknown one."""
     try:
@@ -92,18 +99,6 @@ def _keep_choices() -> np.ndarray:
 KEEP_CHOICES = _keep_choices()
 
 
-@lru_cache(maxsize=16)
-def _bonus_blind(ruleset_id: str, joker: str) -> tuple[SheetRules, np.ndarray, np.ndarray]:
-    """The sheet without its upper bonus: (rules, optimal values, all-zero values).
-
-    The zero table gives box values that are the points a box scores now (the +extra bonus
-    included, the upper bonus excluded).
-    """
-    blind = dataclasses.replace(sheet_rules(ruleset_id, joker), upper_bonus=0)
-    shape = (1 << blind.boxes, blind.upper_states, blind.flag_states)
-    return blind, solve(blind), np.zeros(shape)
-
-
 @dataclass(frozen=True)
 class TurnPlan:
     """A bot's perceived values for ``u`` turn-start states.
@@ -111,41 +106,73 @@ class TurnPlan:
     ``boxes`` (boxes, u, 252): each box for each final hand (``-inf`` when not allowed), the
     points scored so far excluded; ``keeps[r]`` (462, u) each keep with ``r`` rolls left
     (index 0 is None); ``immediate`` (boxes, u, 252): the points (with +extra bonus, without
-    the upper bonus) each box scores now.
+    the upper bonus) each box scores now. ``first_boxes`` and ``first_immediate``: the same
+    for dice of the turn's first roll, on sheets where they score otherwise (else None).
     """
 
     boxes: np.ndarray
     keeps: tuple[np.ndarray | None, ...]
     immediate: np.ndarray
+    first_boxes: np.ndarray | None = None
+    first_immediate: np.ndarray | None = None
+
+    def boxes_at(self, rolls_left: int) -> np.ndarray:
+        """The perceived box values for dice showing with ``rolls_left`` rolls left."""
+        if rolls_left == FIRST_ROLL_LEFT and self.first_boxes is not None:
+            return self.first_boxes
+        return self.boxes
+
+    def immediate_at(self, rolls_left: int) -> np.ndarray:
+        """The points each box scores now with ``rolls_left`` rolls left."""
+        if rolls_left == FIRST_ROLL_LEFT and self.first_immediate is not None:
+            return self.first_immediate
+        return self.immediate
+
+
+def _perceived(table: Table, level: Level, state: tuple[np.ndarray, ...],
+               first_roll: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(perceived box values, immediate points), each (boxes, u, 252), of ``level``.
+
+    The values without an upper bonus come from ``table.bonus_blind()``, the same sheet
+    without it (solved once per process: under a second).
+    """
+    masks, uppers, flags = state
+    true = table.box_values(masks, uppers, flags, first_roll)
+    immediate = table.immediate_values(masks, flags, first_roll)
+    if not level.distorted:
+        return true, immediate
+    allowed = np.isfinite(true)
+    now = np.where(allowed, immediate, 0.0)
+    later = level.bonus_weight * (np.where(allowed, true, 0.0) - now)
+    if level.bonus_weight != 1.0 and table.rules.upper_bonus:
+        unbonused = table.bonus_blind().box_values(masks, np.zeros_like(uppers), flags,
+                                                   first_roll)
+        later += (1 - level.bonus_weight) * (np.where(allowed, unbonused, 0.0) - now)
+    return np.where(allowed, now + level.future_weight * later, -np.inf), immediate
 
 
 def plan_turns(table: Table, level: Level, masks: np.ndarray, uppers: np.ndarray,
                flags: np.ndarray) -> TurnPlan:
     """The perceived values of ``level`` in the states (masks, capped uppers, flags)."""
-    rules = table.rules
-    blind, blind_values, zeros = _bonus_blind(rules.ruleset_id, rules.joker)
-    no_upper = np.zeros_like(uppers)
-    true = box_values(rules, table.values, masks, uppers, flags)
-    immediate = box_values(blind, zeros, masks, no_upper, flags)
-    boxes = true
-    if level.distorted:
-        allowed = np.isfinite(true)
-        now = np.where(allowed, immediate, 0.0)
-        later = level.bonus_weight * (np.where(allowed, true, 0.0) - now)
-        if level.bonus_weight != 1.0 and rules.upper_bonus:
-            unbonused = box_values(blind, blind_values, masks, no_upper, flags)
-            later += (1 - level.bonus_weight) * (np.where(allowed, unbonused, 0.0) - now)
-        boxes = np.where(allowed, now + level.future_weight * later, -np.inf)
+    boxes, immediate = _perceived(table, level, (masks, uppers, flags), first_roll=False)
+    first_boxes = first_immediate = None
+    if table.rules.first_roll_bonus:
+        first_boxes, first_immediate = _perceived(table, level, (masks, uppers, flags),
+                                                  first_roll=True)
     final = boxes.max(axis=0).T  # (252, u): each hand's best box
     keeps: list[np.ndarray | None] = [None]
     hands = np.ascontiguousarray(final)
-    for _ in range(2):
+    for rolls_left in range(1, ROLLS_PER_TURN):
         keep = keep_values_from(hands)
         keeps.append(keep)
         hands = best_sub_keep(keep)
+        stop = final if rolls_left < FIRST_ROLL_LEFT or first_boxes is None \
+            else first_boxes.max(axis=0).T
         if level.stop_bias:
-            hands = np.maximum(hands, final + level.stop_bias)
-    return TurnPlan(boxes, tuple(keeps), immediate)
+            hands = np.maximum(hands, stop + level.stop_bias)
+        elif stop is not final:
+            hands = np.maximum(hands, stop)
+    return TurnPlan(boxes, tuple(keeps), immediate, first_boxes, first_immediate)
 
 
 def choice_values(plan: TurnPlan, level: Level, states: np.ndarray, hands: np.ndarray,
@@ -156,7 +183,7 @@ def choice_values(plan: TurnPlan, level: Level, states: np.ndarray, hands: np.nd
     ``totals[i]`` points scored. Columns: the boxes in sheet order, then the hand's keeps in
     the tie-break order; ``-inf`` where a choice does not exist.
     """
-    boxes = plan.boxes[:, states, hands].T + totals[:, None]
+    boxes = plan.boxes_at(rolls_left)[:, states, hands].T + totals[:, None]
     if rolls_left and level.stop_bias:
         boxes = boxes + level.stop_bias
     keeps = np.full((len(states), MAX_KEEPS), -np.inf)

@@ -28,9 +28,8 @@ from .bots import (
     plan_turns,
     seeded_game,
 )
-from .boxvalues import UPPER_BOXES
-from .dice import FACES, FIVE_OF_A_KIND, HAND_INDEX, KEEPS
-from .sheetrules import UPPER_CAP, SheetRules, sheet_rules
+from .dice import FACES, HAND_INDEX, KEEPS
+from .sheetrules import five_box_ids
 from .tables import Table
 
 ROLLS_PER_TURN = 3
@@ -49,11 +48,6 @@ def _hand_lookup() -> np.ndarray:
 HAND_LOOKUP = _hand_lookup()
 PLACES = 6 ** np.arange(5)
 KEEP_COUNTS = np.array([[keep.count(face) for face in FACES] for keep in KEEPS])
-
-
-def fifty_box(rules: SheetRules) -> int:
-    """The box that scores 50 for every five of a kind (Yacht, Yahtzee)."""
-    return next(b for b in range(rules.boxes) if (rules.points[b, FIVE_OF_A_KIND] == 50).all())
 
 
 def hand_indices(dice: np.ndarray) -> np.ndarray:
@@ -100,8 +94,9 @@ def seeded_games(seed: int, count: int, ruleset_id: str, boxes: int,
 
 @dataclass(frozen=True)
 class SimulatedGames:
-    """Finished games: final ``scores``, whether each earned the ``upper_bonus`` and has 50 in
-    its five-of-a-kind box (``fifty``), and for ``replay`` the ``boxes`` (games, turns) chosen
+    """Finished games: final ``scores``, whether each earned an ``upper_bonus`` and holds its
+    points in every five-of-a-kind box (``fifty``: 50 in the Yacht or Yahtzee box, all three
+    on the triple sheet), and for ``replay`` the ``boxes`` (games, turns) chosen
     in turn order, the ``rolls`` taken in each turn and the ``holds`` (games, turns, 2, 5) of a
     turn's second and third rolls."""
 
@@ -121,26 +116,21 @@ class _Batch:
         self.table, self.level, self.games = table, level, games
         count, turns = len(games.dice), table.rules.boxes
         self.mask = np.zeros(count, dtype=np.int64)
-        self.upper = np.zeros(count, dtype=np.int64)  # uncapped sum of the upper boxes
+        self.upper = np.zeros(count, dtype=np.int64)  # the upper part of the table's state
         self.flag = np.zeros(count, dtype=np.int64)
         self.total = np.zeros(count, dtype=np.int64)
-        self.fifty = np.zeros(count, dtype=bool)
+        self.upper_bonus = np.zeros(count, dtype=bool)
+        self.fifties = np.zeros(count, dtype=np.int64)  # five-of-a-kind boxes holding points
         self.rolls_taken = np.zeros(count, dtype=np.int64)
         self.decisions = np.zeros(count, dtype=np.int64)
         self.boxes = np.zeros((count, turns), dtype=np.int64)
         self.rolls = np.zeros((count, turns), dtype=np.int64)
         self.holds = np.zeros((count, turns, ROLLS_PER_TURN - 1, 5), dtype=bool)
 
-    def state_uppers(self) -> np.ndarray:
-        """The upper totals as the table indexes them (capped; 0 without a bonus)."""
-        if self.table.rules.upper_states == 1:
-            return np.zeros_like(self.upper)
-        return np.minimum(self.upper, UPPER_CAP)
-
     def play_turn(self, turn: int) -> None:
         """Play turn ``turn`` of every game, planning each group of states once."""
         rules = self.table.rules
-        uppers = self.state_uppers()
+        uppers = self.upper
         keys = (self.mask * rules.upper_states + uppers) * rules.flag_states + self.flag
         unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         order = np.argsort(inverse, kind="stable")
@@ -166,7 +156,8 @@ class _Batch:
             columns = pick(values, self.level.temperature, uniforms)
             stop = columns < self.table.rules.boxes
             self.rolls[games[stop], turn] = ROLLS_PER_TURN - rolls_left
-            self._score(turn, plan, games[stop], states[stop], hands[stop], columns[stop])
+            self._score(turn, plan, rolls_left, games[stop], states[stop], hands[stop],
+                        columns[stop])
             keep = ~stop
             games, states, dice = games[keep], states[keep], dice[keep]
             if not games.size:
@@ -177,30 +168,26 @@ class _Batch:
             dice = np.where(holds, dice, self.games.dice[games, self.rolls_taken[games]])
             self.rolls_taken[games] += 1
 
-    def _score(self, turn: int, plan: TurnPlan, games: np.ndarray, states: np.ndarray,
-               hands: np.ndarray, boxes: np.ndarray) -> None:
-        """Fill box ``boxes[i]`` of game ``games[i]`` with hand ``hands[i]``."""
+    def _score(self, turn: int, plan: TurnPlan, rolls_left: int, games: np.ndarray,
+               states: np.ndarray, hands: np.ndarray, boxes: np.ndarray) -> None:
+        """Fill box ``boxes[i]`` of game ``games[i]`` with hand ``hands[i]`` (dice showing
+        with ``rolls_left`` rolls left)."""
         rules = self.table.rules
         self.boxes[games, turn] = boxes
-        self.total[games] += plan.immediate[boxes, states, hands].astype(np.int64)
-        points = rules.points[boxes, hands]
-        upper = boxes < UPPER_BOXES
-        before = self.upper[games]
-        self.upper[games] = before + np.where(upper, points, 0)
-        if rules.upper_bonus:
-            crossed = (before < UPPER_CAP) & (self.upper[games] >= UPPER_CAP)
-            self.total[games] += rules.upper_bonus * crossed
-        five = boxes == fifty_box(rules)
-        self.fifty[games[five]] = points[five] == 50
-        if rules.flag_states > 1:
-            self.flag[games[five]] = points[five] == 50
-        self.mask[games] |= 1 << boxes
+        self.total[games] += plan.immediate_at(rolls_left)[boxes, states, hands].astype(np.int64)
+        first = np.full(len(games), rolls_left == ROLLS_PER_TURN - 1)
+        self.mask[games], self.upper[games], self.flag[games], bonus = rules.after_scoring(
+            self.mask[games], self.upper[games], self.flag[games], boxes, hands, first)
+        self.total[games] += bonus
+        self.upper_bonus[games] |= bonus > 0
+        five_boxes = [rules.box_ids.index(box) for box in rules.five_box_ids]
+        self.fifties[games] += np.isin(boxes, five_boxes) & (rules.points[boxes, hands] > 0)
 
     def result(self) -> SimulatedGames:
         """The finished games."""
-        bonus = self.upper >= UPPER_CAP if self.table.rules.upper_bonus else \
-            np.zeros(len(self.upper), dtype=bool)
-        return SimulatedGames(self.total, bonus, self.fifty, self.boxes, self.rolls, self.holds)
+        fifty = self.fifties == len(self.table.rules.five_box_ids)
+        return SimulatedGames(self.total, self.upper_bonus, fifty, self.boxes, self.rolls,
+                              self.holds)
 
 
 def simulate(table: Table, level: Level, games: SeededGames) -> SimulatedGames:
@@ -248,16 +235,15 @@ def play_seeded(table: Table, level: Level, seed: int, count: int) -> Iterator[G
 
 def summary(games: Iterable[Game]) -> dict:
     """Mean and standard deviation (n - 1) of the final scores, and the share of games with
-    the upper bonus and with 50 in the five-of-a-kind box."""
+    an upper bonus and with points in every five-of-a-kind box (``five_box_ids``)."""
     scores, bonuses, fifties, five = [], 0, 0, None
     for game in games:
         if five is None:
-            rules = sheet_rules(game.ruleset)
-            five = rules.box_ids[fifty_box(rules)]
+            five = five_box_ids(game.ruleset)
         totals = game.totals()
         scores.append(totals.total)
         bonuses += totals.upper_bonus > 0
-        fifties += game.boxes[five] == 50
+        fifties += all(game.boxes[box] > 0 for box in five)
     if not scores:
         raise ValueError("no games to summarise")
     values = np.array(scores, dtype=np.float64)

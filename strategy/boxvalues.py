@@ -2,7 +2,8 @@
 
 A state is ``(mask, upper, flag)``: the filled boxes as a bit mask (bit ``b`` = box ``b`` in
 sheet order), the upper total capped at 63 (0 on sheets without a bonus) and whether the
-five-of-a-kind box holds 50 (0 on sheets without a +extra bonus). ``values[mask, upper, flag]``
+five-of-a-kind box holds its points, 50 (or Generala's 100 servida), not 0 (always 0 on sheets
+where that does not matter: no +extra bonus and no Doble Generala). ``values[mask, upper, flag]``
 is the expected sum of every point still to come from the start of a turn in that state.
 """
 
@@ -17,13 +18,14 @@ UPPER_BOXES = 6
 
 
 def box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray, uppers: np.ndarray,
-               flags: np.ndarray) -> np.ndarray:
+               flags: np.ndarray, first_roll: bool = False) -> np.ndarray:
     """(boxes, n, 252): points now plus expected points to come, per box and final hand.
 
-    A box the rules do not allow for that state and hand is ``-inf``.
+    A box the rules do not allow for that state and hand is ``-inf``. ``first_roll``: the
+    dice are the turn's first roll (it matters on sheets with a first-roll bonus).
     """
     out = np.full((rules.boxes, len(masks), len(HANDS)), -np.inf)
-    for b, rows, candidate in _candidates(rules, values, masks, uppers, flags):
+    for b, rows, candidate in _candidates(rules, values, masks, uppers, flags, first_roll):
         out[b, rows] = candidate
     joker_rows = _joker_rows(rules, masks)
     if joker_rows.size:
@@ -34,7 +36,7 @@ def box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray, uppers:
 
 
 def best_box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray,
-                    uppers: np.ndarray, flags: np.ndarray) -> np.ndarray:
+                    uppers: np.ndarray, flags: np.ndarray, first_roll: bool = False) -> np.ndarray:
     """(n, 252): the best allowed box's value for each state and final hand."""
     n = len(masks)
     best = np.full((n, len(HANDS)), -np.inf)
@@ -42,7 +44,7 @@ def best_box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray,
     position = np.full(n, -1)
     position[joker_rows] = np.arange(joker_rows.size)
     columns = np.full((rules.boxes, joker_rows.size, len(FIVE_OF_A_KIND)), -np.inf)
-    for b, rows, candidate in _candidates(rules, values, masks, uppers, flags):
+    for b, rows, candidate in _candidates(rules, values, masks, uppers, flags, first_roll):
         best[rows] = np.maximum(best[rows], candidate)
         if joker_rows.size:
             at = position[rows]
@@ -54,29 +56,31 @@ def best_box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray,
 
 
 def _candidates(rules: SheetRules, values: np.ndarray, masks: np.ndarray, uppers: np.ndarray,
-                flags: np.ndarray) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+                flags: np.ndarray, first_roll: bool
+                ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
     """For each box: the states where it is free and its (rows, 252) values, Joker aside."""
     flat = values.reshape(-1)
     uppers_count, flags_count = rules.upper_states, rules.flag_states
+    scores = rules.scores[int(first_roll)]
     for b in range(rules.boxes):
         rows = np.nonzero(((masks >> b) & 1) == 0)[0]
         if rows.size == 0:
             continue
-        points = rules.points[b]
+        points = scores[:, b][flags[rows]] if rules.fifty_dependent else scores[0, b][None, :]
         next_masks = (masks[rows] | (1 << b)) * uppers_count
         if b < UPPER_BOXES and rules.upper_bonus:
             before = uppers[rows, None]
-            after = np.minimum(before + points[None, :], UPPER_CAP)
+            after = np.minimum(before + points, UPPER_CAP)
             crossed = rules.upper_bonus * ((before < UPPER_CAP) & (after >= UPPER_CAP))
             index = (next_masks[:, None] + after) * flags_count + flags[rows, None]
             future = flat.take(index) + crossed
         elif b == rules.five_box and flags_count > 1:
-            holds_fifty = (points == 50).astype(np.int64)
+            holds_fifty = (points > 0).astype(np.int64)
             future = flat.take(((next_masks + uppers[rows]) * flags_count)[:, None]
-                               + holds_fifty[None, :])
+                               + holds_fifty)
         else:
             future = flat.take((next_masks + uppers[rows]) * flags_count + flags[rows])[:, None]
-        candidate = future + points[None, :]
+        candidate = future + points
         if rules.extra_bonus:
             candidate[:, FIVE_OF_A_KIND] += rules.extra_bonus * flags[rows, None]
         yield b, rows, candidate

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .boxvalues import box_values
 from .dice import HAND_INDEX, KEEP_INDEX, sub_keeps
 from .position import Position
-from .tables import Table
-from .turn import turn_values
+from .tables import Table  # or a strategy.columns.ColumnsTable: the same methods
+from .turn import ROLLS_PER_TURN, turn_values
 
+FIRST_ROLL_LEFT = ROLLS_PER_TURN - 1  # rolls left once the turn's first roll is showing
 RECENT_TURNS = 64  # turn-start states kept per table: a turn's decisions share one
 _recent_lock = threading.Lock()
 
@@ -41,14 +41,15 @@ class Evaluation:
 
 def expected_from_turn_start(table: Table, position: Position) -> float:
     """The expected final score before the turn's first roll (``position.dice`` is ignored)."""
-    mask, upper, flag = position.state(table.rules)
-    return position.total() + float(table.values[mask, upper, flag])
+    return position.total() + table.start_value(position.state(table.rules))
 
 
 def evaluate(table: Table, position: Position) -> Evaluation:
     """The expected final score of every keep (if a roll is left) and every allowed box."""
     hand = position.hand()
-    per_box, keep_values = _turn(table, position.state(table.rules))
+    per_box, first_per_box, keep_values = _turn(table, position.state(table.rules))
+    if position.rolls_left == FIRST_ROLL_LEFT:
+        per_box = first_per_box
     total = position.total()
     column = HAND_INDEX[hand]
     boxes = {box: total + float(per_box[b, column])
@@ -60,16 +61,20 @@ def evaluate(table: Table, position: Position) -> Evaluation:
     return Evaluation(hand, position.rolls_left, keeps, boxes)
 
 
-def _turn(table: Table, state: tuple[int, int, int]) -> tuple[np.ndarray, tuple]:
-    """(boxes, 252) box values and the keep values of a turn-start state, recently used first."""
+def _turn(table: Table, state: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """(boxes, 252) box values (for other rolls, for the first roll) and the keep values of a
+    turn-start state, recently used first."""
     with _recent_lock:
         if state in table.recent_turns:
             table.recent_turns.move_to_end(state)
             return table.recent_turns[state]
-    mask, upper, flag = state
-    per_box = box_values(table.rules, table.values, np.array([mask]), np.array([upper]),
-                         np.array([flag]))[:, 0, :]
-    turn = (per_box, turn_values(per_box.max(axis=0)[None, :]).keep_values)
+    rules, arrays = table.rules, tuple(np.array([part]) for part in state)
+    per_box = table.box_values(*arrays)[:, 0, :]
+    first_per_box = table.box_values(*arrays, first_roll=True)[:, 0, :] \
+        if rules.first_roll_bonus else per_box
+    first_best = first_per_box.max(axis=0)[None, :] if rules.first_roll_bonus else None
+    turn = (per_box, first_per_box,
+            turn_values(per_box.max(axis=0)[None, :], first_best).keep_values)
     with _recent_lock:
         table.recent_turns[state] = turn
         while len(table.recent_turns) > RECENT_TURNS:

@@ -2,12 +2,16 @@
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from fairness import Game, rules
 from fairness.game import ROLLS_PER_TURN
 
 from .errors import InvalidPosition
-from .sheetrules import UPPER_CAP, SheetRules
+from .sheetrules import SheetRules
+
+if TYPE_CHECKING:
+    from .columns import ColumnsRules
 
 
 @dataclass(frozen=True)
@@ -36,8 +40,8 @@ class Position:
         """The points scored so far, bonuses included."""
         return rules.totals(self.ruleset, self.boxes, self.extra_bonus).total
 
-    def state(self, sheet: SheetRules) -> tuple[int, int, int]:
-        """The solver's (mask, capped upper total, five-of-a-kind-box-holds-50) of the sheet."""
+    def state(self, sheet: "SheetRules | ColumnsRules") -> tuple[int, int, int]:
+        """The solver's (mask, capped upper total, five-of-a-kind box holds its points)."""
         if sheet.ruleset_id != self.ruleset:
             raise InvalidPosition(f"a {self.ruleset} position needs the {self.ruleset} table, "
                                   f"not {sheet.ruleset_id}")
@@ -48,11 +52,4 @@ class Position:
             raise InvalidPosition(f"not boxes of {self.ruleset}: {', '.join(sorted(unknown))}")
         if len(self.boxes) == sheet.boxes:
             raise InvalidPosition("the sheet is full: nothing is left to decide")
-        mask = sum(1 << b for b, box in enumerate(sheet.box_ids) if box in self.boxes)
-        upper = 0
-        if sheet.upper_states > 1:
-            upper = min(UPPER_CAP, sum(self.boxes.get(box, 0) for box in sheet.box_ids[:6]))
-        flag = 0
-        if sheet.flag_states > 1 and self.boxes.get(sheet.box_ids[sheet.five_box]) == 50:
-            flag = 1
-        return mask, upper, flag
+        return sheet.state_of(self.boxes)

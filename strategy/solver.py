@@ -53,6 +53,9 @@ def solve(rules: SheetRules, lowest_layer: int = 0) -> np.ndarray:
         masks, uppers, flags = layer_states(rules, filled)
         for start in range(0, len(masks), CHUNK):
             part = slice(start, start + CHUNK)
-            best = best_box_values(rules, values, masks[part], uppers[part], flags[part])
-            values[masks[part], uppers[part], flags[part]] = turn_start_values(best)
+            state = (masks[part], uppers[part], flags[part])
+            best = best_box_values(rules, values, *state)
+            first = best_box_values(rules, values, *state, first_roll=True) \
+                if rules.first_roll_bonus else None
+            values[state] = turn_start_values(best, first)
     return values

@@ -1,20 +1,29 @@
 """Solved tables: build, save with a checksum, load, and a cache that builds in the background.
 
+A sheet of several columns (triple Yahtzee) has no file of its own: its ``ColumnsTable``
+(strategy.columns) approximates it over its one-column sheet's table, loaded or built as usual.
+
 A file holds the solver's value array, the key it was built for (format version, ruleset,
 Joker reading and a fingerprint of the rule arrays) and the sha256 of key and values; a file
 whose key or checksum does not match is refused, and the cache rebuilds it.
 """
 
+import dataclasses
 import hashlib
 import os
 import threading
 import zipfile
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from fairness import get_ruleset
+
+from .boxvalues import box_values
+from .columns import ColumnsTable, column_ruleset, columns_rules
 from .errors import StrategyError, TableFileError, TablesNotReady
 from .sheetrules import SheetRules, sheet_rules
 from .solver import solve
@@ -28,7 +37,8 @@ class Table:
 
     rules: SheetRules
     values: np.ndarray = field(repr=False)
-    # evaluate.py's few most recent turn-start states: (box values, keep values per rolls left)
+    # evaluate.py's few most recent turn-start states: (box values, the same for the first
+    # roll, keep values per rolls left)
     recent_turns: OrderedDict = field(default_factory=OrderedDict, repr=False)
 
     @property
@@ -41,11 +51,55 @@ class Table:
         """The optimal expected final score from the empty sheet."""
         return float(self.values[0, 0, 0])
 
+    @property
+    def exact(self) -> bool:
+        """True: these values are the optimum (``strategy.columns`` approximates instead)."""
+        return True
+
+    def start_value(self, state: tuple[int, int, int]) -> float:
+        """The expected points still to come from the start of a turn in ``state``."""
+        return float(self.values[state])
+
+    def box_values(self, masks: np.ndarray, uppers: np.ndarray, flags: np.ndarray,
+                   first_roll: bool = False) -> np.ndarray:
+        """(boxes, n, 252): each box's points now plus what is still to come, ``-inf`` where
+        the rules forbid it (``boxvalues.box_values``)."""
+        return box_values(self.rules, self.values, masks, uppers, flags, first_roll)
+
+    def immediate_values(self, masks: np.ndarray, flags: np.ndarray,
+                         first_roll: bool = False) -> np.ndarray:
+        """(boxes, n, 252): the points each box scores now, +extra bonus included, the upper
+        bonus not (``-inf`` where the rules forbid the box)."""
+        blind = bonus_blind_rules(self.rules)
+        zeros = np.zeros((1 << blind.boxes, blind.upper_states, blind.flag_states))
+        return box_values(blind, zeros, masks, np.zeros_like(masks), flags, first_roll)
+
+    def bonus_blind(self) -> "Table":
+        """The optimal table of the same sheet without its upper bonus (solved once)."""
+        return _bonus_blind_table(self.rules.ruleset_id, self.rules.joker)
+
+
+def bonus_blind_rules(rules: SheetRules) -> SheetRules:
+    """``rules`` without the upper bonus."""
+    return dataclasses.replace(rules, upper_bonus=0)
+
+
+@lru_cache(maxsize=16)
+def _bonus_blind_table(ruleset_id: str, joker: str) -> Table:
+    """The solved sheet ``ruleset_id`` without its upper bonus."""
+    rules = bonus_blind_rules(sheet_rules(ruleset_id, joker))
+    return Table(rules, solve(rules))
+
 
 def table_key(rules: SheetRules) -> str:
-    """The key a file must carry: format version, ruleset, Joker reading, rules fingerprint."""
+    """The key a file must carry: format version, ruleset, Joker reading, rules fingerprint
+    (the points in every context count only where they differ from the plain points, so the
+    older sheets keep their keys)."""
     fingerprint = hashlib.sha256()
-    for array in (rules.points, rules.joker_delta):
+    arrays = [rules.points, rules.joker_delta]
+    if rules.first_roll_bonus or rules.fifty_dependent:
+        arrays.append(rules.scores)
+    for array in arrays:
         fingerprint.update(np.ascontiguousarray(array, dtype="<i8").tobytes())
     fingerprint.update(f"{rules.box_ids}|{rules.upper_bonus}|{rules.extra_bonus}|"
                        f"{rules.five_box}".encode())
@@ -59,10 +113,29 @@ def _checksum(key: str, values: np.ndarray) -> str:
     return digest.hexdigest()
 
 
-def build_table(ruleset_id: str, joker: str | None = None) -> Table:
-    """Solve ``ruleset_id`` (``joker`` as in ``sheet_rules``) and return its table."""
+def build_table(ruleset_id: str, joker: str | None = None) -> Table | ColumnsTable:
+    """Solve ``ruleset_id`` (``joker`` as in ``sheet_rules``) and return its table; a sheet of
+    several columns gets its approximation over its one-column sheet's table."""
+    if _has_columns(ruleset_id, joker):
+        return ColumnsTable(columns_rules(ruleset_id), build_table(column_ruleset(ruleset_id)))
     rules = sheet_rules(ruleset_id, joker)
     return Table(rules, solve(rules))
+
+
+def _has_columns(ruleset_id: str, joker: str | None) -> bool:
+    """True for a sheet of several columns (which takes no ``joker`` reading)."""
+    if get_ruleset(ruleset_id).columns == 1:
+        return False
+    if joker is not None:
+        raise ValueError(f"{ruleset_id} plays its own Joker rule: no joker reading")
+    return True
+
+
+def table_file(directory: Path, ruleset_id: str) -> Path:
+    """The file ``ruleset_id``'s table is read from (a several-column sheet: its column's)."""
+    if _has_columns(ruleset_id, None):
+        ruleset_id = column_ruleset(ruleset_id)
+    return table_path(directory, sheet_rules(ruleset_id))
 
 
 def table_path(directory: Path, rules: SheetRules) -> Path:
@@ -102,8 +175,12 @@ def load_table(path: Path, ruleset_id: str, joker: str | None = None) -> Table:
     return Table(rules, values)
 
 
-def load_or_build(directory: Path, ruleset_id: str, joker: str | None = None) -> Table:
+def load_or_build(directory: Path, ruleset_id: str,
+                  joker: str | None = None) -> Table | ColumnsTable:
     """The table from ``directory``, building and saving it first when missing or refused."""
+    if _has_columns(ruleset_id, joker):
+        return ColumnsTable(columns_rules(ruleset_id),
+                            load_or_build(directory, column_ruleset(ruleset_id)))
     path = table_path(directory, sheet_rules(ruleset_id, joker))
     try:
         return load_table(path, ruleset_id, joker)
@@ -128,8 +205,11 @@ class TableCache:
         self._failures: dict[tuple[str, str | None], Exception] = {}
         self._lock = threading.Lock()
 
-    def get(self, ruleset_id: str, joker: str | None = None) -> Table:
-        """The table of ``ruleset_id``, or raise TablesNotReady while it is being computed."""
+    def get(self, ruleset_id: str, joker: str | None = None) -> Table | ColumnsTable:
+        """The table of ``ruleset_id``, or raise TablesNotReady while it is being computed
+        (a sheet of several columns: while its column's is)."""
+        if _has_columns(ruleset_id, joker):
+            return self._columns_table(ruleset_id)
         key = (ruleset_id, joker)
         with self._lock:
             if key in self._tables:
@@ -149,8 +229,11 @@ class TableCache:
         raise TablesNotReady(f"the {ruleset_id} strategy table is being computed")
 
     def wait(self, ruleset_id: str, joker: str | None = None,
-             timeout: float | None = None) -> Table:
+             timeout: float | None = None) -> Table | ColumnsTable:
         """The table of ``ruleset_id``, waiting up to ``timeout`` seconds for its build."""
+        if _has_columns(ruleset_id, joker):
+            self.wait(column_ruleset(ruleset_id), timeout=timeout)
+            return self._columns_table(ruleset_id)
         try:
             return self.get(ruleset_id, joker)
         except TablesNotReady:
@@ -159,6 +242,15 @@ class TableCache:
             if build is not None:
                 build.join(timeout)
             return self.get(ruleset_id, joker)
+
+    def _columns_table(self, ruleset_id: str) -> ColumnsTable:
+        """The approximation of a sheet of several columns over its column's loaded table."""
+        column = self.get(column_ruleset(ruleset_id))
+        with self._lock:
+            key = (ruleset_id, None)
+            if key not in self._tables or self._tables[key].column_table is not column:
+                self._tables[key] = ColumnsTable(columns_rules(ruleset_id), column)
+            return self._tables[key]
 
     def _start_build(self, key: tuple[str, str | None]) -> None:
         """Start the background build of ``key`` (the caller holds the lock)."""

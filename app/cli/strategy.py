@@ -31,8 +31,15 @@ def strategy() -> None:
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Data directory (default: $YACHT_DAILY_DATA_DIR or ./var).")
 def ev(sheet: str, tables: Path | None, data_dir: Path | None) -> None:
-    """Print the optimal expected final score of SHEET from the empty sheet (4 decimals)."""
+    """Print the optimal expected final score of SHEET from the empty sheet (4 decimals).
+
+    Triple Yahtzee is not solved exactly: its figure is the approximation's value of the empty
+    sheet (docs/strategy.md), said so on stderr.
+    """
     table = load_or_build(tables_dir(tables, data_dir), sheet)
+    if not table.exact:
+        click.echo(f"{sheet}: not solved exactly; the approximation's value of the empty sheet "
+                   "(the one-column optimum times the sum of the multipliers):", err=True)
     click.echo(f"{table.optimum:.4f}")
 
 

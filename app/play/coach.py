@@ -30,6 +30,7 @@ from app.ledger.keys import Secrets
 from app.ledger.service import LedgerService
 from app.storage.store import GameRecord, SkillStore, Store
 from fairness import DAILY_RULESETS, DiceStream
+from fairness.sheets import DAILY_RULESETS_WITH_YATZY
 from strategy import TablesNotReady
 
 LOCK_FILE = ".build.lock"
@@ -60,9 +61,10 @@ def _file_lock(directory: Path):
 
 
 class TableSource:
-    """The daily sheets' tables of one directory in this process, warmed in the background."""
+    """The daily sheets' tables of one directory in this process, warmed in the background
+    (every sheet that is a daily challenge in some epoch: Yatzy's, the largest, last)."""
 
-    def __init__(self, directory: Path, rulesets: Sequence[str] = DAILY_RULESETS):
+    def __init__(self, directory: Path, rulesets: Sequence[str] = DAILY_RULESETS_WITH_YATZY):
         """Serve ``rulesets``' tables from ``directory`` (nothing is read yet)."""
         self.directory = Path(directory)
         self.rulesets = tuple(rulesets)
@@ -89,7 +91,7 @@ class TableSource:
         """
         if ruleset not in self._ready:
             self.start()
-            path = strategy.table_path(self.directory, strategy.sheet_rules(ruleset))
+            path = strategy.table_file(self.directory, ruleset)
             if path.exists():
                 self._loaded[ruleset].wait(LOAD_WAIT_SECONDS)
         if ruleset not in self._ready:
@@ -197,10 +199,11 @@ class Coach:
         return references
 
     def compute_references(self, date: str) -> dict[str, dict]:
-        """Each daily sheet's perfect-policy game and foresight maximum on ``date``'s dice."""
+        """Each daily sheet's perfect-policy game and foresight maximum on ``date``'s dice
+        (the sheets of the date's epoch)."""
         seed = self.secrets.seed(date)
         references = {}
-        for ruleset in DAILY_RULESETS:
+        for ruleset in self.secrets.rulesets_for(date):
             table = self.tables.get(ruleset)
             perfect = strategy.play_game(table, DiceStream(seed, date, ruleset))
             foresight = strategy.foresight_for_day(seed, date, ruleset)
@@ -231,6 +234,8 @@ class Coach:
         if not all(self.tables.ready(ruleset) for ruleset in DAILY_RULESETS):
             return
         for date in self.skill.pending_references():
+            if not all(self.tables.ready(ruleset) for ruleset in self.secrets.rulesets_for(date)):
+                continue  # a later epoch's sheet (Yatzy) still loading: the date stays queued
             lease = self.skill.references_lease(date, REFERENCES_LEASE_SECONDS)
             if not lease.acquire():
                 continue

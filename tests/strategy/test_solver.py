@@ -1,7 +1,8 @@
 """The solver: brute-force enumeration of the last turns, and the published optima.
 
 The brute force shares nothing with the solver but fairness.rules: it rolls ordered dice,
-tries every hold, and scores through placement/score/extra_bonus/totals.
+tries every hold, and scores through placement/score/extra_bonus/totals (with the first roll
+told apart, for Generala's servida).
 """
 
 import itertools
@@ -40,22 +41,24 @@ def brute_force_to_come(ruleset_id: str, sheet: dict, extra: int) -> float:
         now = totals(ruleset_id, filled, bonus).total
 
         @cache
-        def final(hand: tuple) -> float:
+        def final(hand: tuple, first_roll: bool) -> float:
             """The best box for ``hand``: points gained plus what is still to come."""
             best = float("-inf")
-            for box in placement(ruleset_id, hand, filled).allowed:
-                after = {**filled, box: score(ruleset_id, box, hand, filled)}
-                more = bonus + extra_bonus(ruleset_id, hand, filled)
+            for box in placement(ruleset_id, hand, filled, first_roll).allowed:
+                after = {**filled, box: score(ruleset_id, box, hand, filled, first_roll)}
+                more = bonus + extra_bonus(ruleset_id, hand, filled, box)
                 gained = totals(ruleset_id, after, more).total - now
                 best = max(best, gained + future(frozenset(after.items()), more))
             return best
 
         @cache
         def holding(hand: tuple, rolls_left: int) -> float:
-            """Value of ``hand`` with ``rolls_left``: stop, or the best hold's mean."""
+            """Value of ``hand`` with ``rolls_left``: stop, or the best hold's mean (holding all
+            five and rolling is a roll too: only stopping on the first roll is a first roll)."""
             if rolls_left == 0:
-                return final(hand)
-            return max(kept(keep, rolls_left) for keep in distinct_keeps(hand))
+                return final(hand, False)
+            best = max(kept(keep, rolls_left) for keep in distinct_keeps(hand))
+            return max(best, final(hand, True)) if rolls_left == 2 else best
 
         @cache
         def kept(keep: tuple, rolls_left: int) -> float:
@@ -85,6 +88,13 @@ SMALL_STATES = [
     ("yacht-bonus", all_but("yacht-bonus", ("sixes", "yacht"), ones=4, twos=8, threes=12,
                             fours=12, fives=15)),
     ("yacht", all_but("yacht", ("little-straight",))),
+    ("generala", all_but("generala", ("escalera", "doble-generala"), generala=100)),
+    ("generala", all_but("generala", ("doble-generala",), generala=50)),
+    ("generala", all_but("generala", ("doble-generala",))),
+    ("generala", all_but("generala", ("generala", "doble-generala"))),
+    ("generala", all_but("generala", ("full", "poker"))),
+    ("yatzy", all_but("yatzy", ("sixes", "two-pairs"), ones=3, twos=6, threes=9, fours=12,
+                      fives=15)),
 ]
 
 
@@ -108,6 +118,7 @@ def test_forced_joker_optimum_is_a_little_lower(solved):
 
 
 @pytest.mark.parametrize(("ruleset_id", "optimum"), [("yacht", "166.9551"),
-                                                      ("yacht-bonus", "191.7609")])
-def test_twelve_box_optima(solved, ruleset_id, optimum):
+                                                      ("yacht-bonus", "191.7609"),
+                                                      ("generala", "159.9410")])
+def test_twelve_and_eleven_box_optima(solved, ruleset_id, optimum):
     assert f"{solved(ruleset_id).optimum:.4f}" == optimum

@@ -91,3 +91,25 @@ def test_cli_refuses_an_unknown_sheet(tmp_path):
     result = CliRunner().invoke(main, ["strategy", "ev", "nope", "--tables", str(tmp_path)])
     assert result.exit_code == 2
     assert "nope" in result.output
+
+
+def test_cli_prints_generalas_optimum(tmp_path):
+    result = CliRunner().invoke(main, ["strategy", "ev", "generala", "--tables", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().splitlines()[-1] == "159.9410"
+
+
+def test_cli_says_the_triple_sheets_figure_is_an_approximation(tmp_path, solved):
+    save_table(solved("yahtzee"), table_path(tmp_path, solved("yahtzee").rules))
+    result = CliRunner().invoke(main, ["strategy", "ev", "yahtzee-triple", "--tables",
+                                       str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "not solved exactly" in result.output
+    assert result.output.strip().splitlines()[-1] == f"{6 * solved('yahtzee').optimum:.4f}"
+
+
+def test_yatzys_optimum(strategy_tables_dir):
+    """From the session's daily tables (tests/conftest.py builds Yatzy's: about 45 s of one
+    core once per session, nothing more here)."""
+    table = load_or_build(strategy_tables_dir, "yatzy")
+    assert f"{table.optimum:.4f}" == "248.4400"
