@@ -20,6 +20,7 @@ from app.ledger.days import service_date
 from app.ledger.signing import verify_signature
 from app.play import history, players
 from app.play.games import GameConflict, Played, Roll, Score, game_not_found, parse_hold
+from app.play.scouting import looks_like_scouting
 from app.play.share import share_text
 from app.play.views import game_state, revealed_answer, rulesets_json, window_json
 from app.services import services
@@ -440,6 +441,7 @@ def day_games(date: str, ruleset: str):
                 "player": record.player,
                 "name": record.name or None,
                 "status": "finished" if record.receipt else "abandoned",
+                "scouting": looks_like_scouting(record.transcript, record.receipt is not None),
                 "transcript": list(record.transcript),
                 "receipt": record.receipt,
             }
