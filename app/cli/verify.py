@@ -19,7 +19,9 @@ import click
 from app.ledger.signing import verify_signature
 from fairness import DAILY_RULESETS, audit
 from fairness.audit import log_checks
+from fairness.audit.gossip_checks import check_gossip
 from fairness.errors import LedgerError
+from fairness.gossip import find_gossip_line
 from fairness.ledger import EPOCH_TYPE
 from fairness.note import parse_vkey
 
@@ -130,9 +132,10 @@ def files(ledger_path: str, receipt_path: str, transcript_path: str,
 
 
 @verify.command()
-@click.option("--ledger", "ledger_path", required=True, type=click.Path(dir_okay=False),
-              help="The ledger (GET /api/v1/ledger).")
-@click.option("--log", "log_path", required=True, type=click.Path(dir_okay=False),
+@click.argument("url", required=False)
+@click.option("--ledger", "ledger_path", type=click.Path(dir_okay=False),
+              help="The ledger (GET /api/v1/ledger), when no URL is given.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help='The (date, sheet)\'s log: {"checkpoints": [{"note", "consistency"}]}.')
 @click.option("--date", required=True)
 @click.option("--sheet", required=True, type=click.Choice(DAILY_RULESETS))
@@ -148,16 +151,27 @@ def files(ledger_path: str, receipt_path: str, transcript_path: str,
               help="A witness key name+keyid+base64 whose cosignatures count; repeatable.")
 @click.option("--quorum", type=click.IntRange(0), default=None,
               help="Cosignatures the last checkpoint needs (default: every --witness).")
+@click.option("--friend", "friend_path", type=click.Path(dir_okay=False),
+              help="A friend's share text: its checkpoint fingerprint must be one of this log's.")
 @expect_key_option
-def log(ledger_path: str, log_path: str, date: str, sheet: str, games_path: str | None,
-        receipt_path: str | None, proof_path: str | None, saved_paths: tuple[str, ...],
-        witnesses: tuple[str, ...], quorum: int | None, expect_keys: tuple[str, ...]) -> None:
-    """Verify a v2 (date, sheet)'s log of finished games from downloaded files: checkpoints,
-    consistency, the close against the reveal, cosignatures, receipts and saved checkpoints."""
+def log(url: str | None, ledger_path: str | None, log_path: str | None, date: str, sheet: str,
+        games_path: str | None, receipt_path: str | None, proof_path: str | None,
+        saved_paths: tuple[str, ...], witnesses: tuple[str, ...], quorum: int | None,
+        friend_path: str | None, expect_keys: tuple[str, ...]) -> None:
+    """Verify a v2 (date, sheet)'s log of finished games, from the server at URL or from
+    downloaded files: checkpoints, consistency, the close against the reveal, cosignatures,
+    receipts, saved checkpoints and a friend's share text."""
+    if url is None and not (ledger_path and log_path):
+        raise click.UsageError("give the server's URL, or --ledger and --log files")
     try:
         expected = read_keys(expect_keys)
         keys = [parse_vkey(text) for text in witnesses]
-        entries, published = load(ledger_path, "entries"), load(log_path, "log")
+        if url is not None:
+            entries = fetch(url, "/ledger")["entries"]
+            published = fetch(url, f"/logs/{date}/{sheet}")
+        else:
+            entries, published = load(ledger_path, "entries"), load(log_path, "log")
+        friend = find_gossip_line(open_text(friend_path)) if friend_path else None
         games = load(games_path, "games") if games_path else None
         receipt = load(receipt_path, "game", "receipt") if receipt_path else None
         proof = load(proof_path, "proof") if proof_path else None
@@ -174,6 +188,8 @@ def log(ledger_path: str, log_path: str, date: str, sheet: str, games_path: str 
         epoch = log_checks.epoch_key_for(audit.LedgerView.read(entries), date)
         checks += log_checks.check_saved_checkpoints(
             saved, published, verify_signature, epoch["public_key"] if epoch else None)
+    if friend is not None:
+        checks += check_gossip(published, date, sheet, friend)
     finish(checks + key_checks(entries, expected))
 
 
