@@ -6,6 +6,11 @@
 ended everywhere, 3600.
 ``YACHT_DAILY_REVEAL_IN_WORKERS``: ``0`` leaves reveals to ``yacht-daily reveal`` alone (by
 default each web worker runs a reveal thread; one at a time reveals, under a Redis lease).
+``YACHT_DAILY_DAY_FORMAT``: the format dates start in from now on, ``2`` (the day's log,
+FAIRNESS.md) by default; ``1`` keeps new dates unlogged. A date keeps the format of its first game.
+``YACHT_DAILY_WITNESSES``: the witness keys (C2SP vkeys, comma or space separated) whose
+cosignatures of the day's checkpoints the service keeps and serves; also read from
+``<data dir>/witnesses.txt``, one a line.
 ``YACHT_DAILY_PUBLIC_URL``: the site's address used in share links (else the request's host);
 an https one also marks the player cookie Secure (as does a request that came over https).
 ``YACHT_DAILY_PROXY_HOPS``: how many reverse proxies in front set X-Forwarded-For/-Proto, 0.
@@ -53,6 +58,8 @@ def settings_from_env() -> dict:
         "REVEAL_GRACE": int(os.environ.get("YACHT_DAILY_REVEAL_GRACE") or DEFAULT_REVEAL_GRACE),
         "REVEAL_IN_WORKERS": os.environ.get("YACHT_DAILY_REVEAL_IN_WORKERS", "1") != "0",
         "PUBLIC_URL": os.environ.get("YACHT_DAILY_PUBLIC_URL") or None,
+        "DAY_FORMAT": os.environ.get("YACHT_DAILY_DAY_FORMAT") or "2",
+        "WITNESSES": os.environ.get("YACHT_DAILY_WITNESSES") or None,
         "MAX_CONTENT_LENGTH": MAX_REQUEST_BYTES,
         "SESSION_COOKIE_NAME": "yd_player",
         "SESSION_COOKIE_HTTPONLY": True,

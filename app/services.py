@@ -7,9 +7,11 @@ from flask import Flask, current_app
 
 from app.ledger import keys
 from app.ledger.clock import system_now
+from app.ledger.daylog import V2, LogService, load_witnesses
 from app.ledger.service import LedgerService
 from app.play.coach import Coach, table_source
 from app.play.games import GameService
+from app.storage.daylog import LogStore
 from app.storage.embedded import SOCKET_NAME
 from app.storage.store import Store, connect
 
@@ -18,11 +20,12 @@ EXTENSION = "yacht_daily"
 
 @dataclass
 class Services:
-    """The store, the secrets, the ledger and the games of one app."""
+    """The store, the secrets, the ledger, the day's logs and the games of one app."""
 
     store: Store
     secrets: keys.Secrets
     ledger: LedgerService
+    logs: LogService
     games: GameService
     coach: Coach
     data_dir: Path
@@ -56,8 +59,11 @@ def init_app(app: Flask) -> None:
     clock = app.config.get("CLOCK") or system_now
     grace = int(app.config["REVEAL_GRACE"])
     store = Store(connect(redis_url(app.config)))
-    ledger = LedgerService(store, secrets, clock, grace)
-    games = GameService(store, secrets, ledger, clock, grace)
+    logs = LogService(store, LogStore(store.client), secrets, clock, grace,
+                      str(app.config.get("DAY_FORMAT") or V2),
+                      lambda: load_witnesses(app.config.get("WITNESSES"), data_dir))
+    ledger = LedgerService(store, secrets, clock, grace, logs)
+    games = GameService(store, secrets, ledger, logs, clock, grace)
     coach = Coach(store, secrets, ledger,
                   table_source(app.config.get("STRATEGY_DIR") or data_dir / "strategy"))
     ledger.reveal_listeners.append(coach.date_revealed)
@@ -68,6 +74,7 @@ def init_app(app: Flask) -> None:
         store=store,
         secrets=secrets,
         ledger=ledger,
+        logs=logs,
         games=games,
         coach=coach,
         data_dir=data_dir,

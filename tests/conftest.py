@@ -35,9 +35,13 @@ from app.storage.embedded import EmbeddedRedis
 from app.storage.store import connect
 from fairness import DAILY_RULESETS
 from strategy import load_or_build
+from tests.app.logplay import Witness
 
 EPOCH_START = dt.date(2026, 3, 1)
 EPOCH_DAYS = 400
+# Apps, commands and live servers start their dates in v1 unless a test of the day's log asks
+# for v2 (``DAY_FORMAT``, ``day_format=``): the v1 suite keeps covering v1 days.
+os.environ["YACHT_DAILY_DAY_FORMAT"] = "1"
 PLAY_DATE = "2026-03-10"
 PLAY_TIME = "2026-03-10T12:00:00Z"
 REVEAL_WAIT_SECONDS = 60
@@ -131,6 +135,19 @@ def app(redis_client, redis_url, data_dir, clock, strategy_tables_dir):
 
 
 @pytest.fixture
+def witness():
+    """A witness (a fresh Ed25519 key) that ``logged_app`` trusts."""
+    return Witness()
+
+
+@pytest.fixture
+def logged_app(redis_client, redis_url, data_dir, clock, strategy_tables_dir, witness):
+    """The app starting its dates in v2 (the day's log), trusting ``witness``."""
+    return create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
+                       "CLOCK": clock, "DAY_FORMAT": "2", "WITNESSES": witness.vkey})
+
+
+@pytest.fixture
 def client(app):
     """A test client (one player: it keeps its cookie)."""
     return app.test_client()
@@ -197,9 +214,10 @@ class LiveServer(ServerProcess):
     """``yacht-daily serve`` in a subprocess: its URL, data directory, clock file and log."""
 
     def __init__(self, workdir: Path, workers: int = 2, threads: int = 1, redis_url=None,
-                 now: str = PLAY_TIME, reveal_in_workers: bool = True):
+                 now: str = PLAY_TIME, reveal_in_workers: bool = True, day_format: str = "1"):
         """Initialise a data directory and start the server on a free loopback port (without
-        reveal threads in its workers if ``reveal_in_workers`` is false)."""
+        reveal threads in its workers if ``reveal_in_workers`` is false; its new dates in
+        ``day_format``, v1 unless a test of the day's log asks for 2)."""
         self.workdir = workdir
         self.data_dir = workdir / "var"
         self.clock_file = workdir / "clock"
@@ -214,6 +232,7 @@ class LiveServer(ServerProcess):
         if redis_url:
             env["REDIS_URL"] = redis_url
         env["YACHT_DAILY_REVEAL_IN_WORKERS"] = "1" if reveal_in_workers else "0"
+        env["YACHT_DAILY_DAY_FORMAT"] = day_format
         command = [sys.executable, "-c", "from app.cli.main import main; main()", "serve",
                    "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
                    "--threads", str(threads)]

@@ -103,12 +103,31 @@ _SCHEMAS = {
         "type": "object",
         "required": ["type", "game", "epoch", "date", "ruleset", "player", "transcript_sha256",
                      "total", "sig"],
+        "description": "v1, or on a day of the log (v2) with its leaf index and finish time.",
         "properties": {
-            "type": {"const": "yacht-daily/receipt/v1"}, "game": _GAME_ID,
+            "type": {"enum": ["yacht-daily/receipt/v1", "yacht-daily/receipt/v2"]},
+            "game": _GAME_ID,
             "epoch": {"type": "integer"}, "date": _DATE, "ruleset": _RULESET,
             "player": {"type": "string"}, "transcript_sha256": _HEX64,
             "total": {"type": "integer"}, "sig": {"type": "string", "pattern": "^[0-9a-f]{128}$"},
+            "index": {"type": "integer", "description": "v2: the game's leaf in its log."},
+            "finished_at": _TIME,
         },
+    },
+    "Log": {
+        "type": "object", "required": ["checkpoints"],
+        "description": "A (date, sheet)'s published log (FAIRNESS.md, \"The day's log\").",
+        "properties": {"checkpoints": {"type": "array", "items": {
+            "type": "object", "required": ["note", "consistency"],
+            "properties": {"note": {"type": "string", "description": "The signed checkpoint "
+                                                                     "note, cosignatures "
+                                                                     "included."},
+                           "consistency": {"type": "array", "items": _HEX64}}}}},
+    },
+    "GameCheckpoint": {
+        "type": "object", "required": ["size", "note"],
+        "description": "The latest checkpoint of the game's log that covers it.",
+        "properties": {"size": {"type": "integer"}, "note": {"type": "string"}},
     },
     "Game": {
         "type": "object",
@@ -135,6 +154,8 @@ _SCHEMAS = {
                        "additionalProperties": {"type": "integer"}},
             "transcript": {"type": "array", "items": _ref("Action")},
             "receipt": {"oneOf": [_ref("Receipt"), {"type": "null"}]},
+            "checkpoint": {"oneOf": [_ref("GameCheckpoint"), {"type": "null"}],
+                           "description": "A finished game of a v2 day only."},
         },
     },
     "GameAnswer": {"type": "object", "required": ["game"], "properties": {"game": _ref("Game")}},
@@ -144,7 +165,8 @@ _SCHEMAS = {
         "description": "An epoch or reveal entry; formats in FAIRNESS.md.",
         "properties": {
             "type": {"type": "string",
-                     "enum": ["yacht-daily/epoch/v1", "yacht-daily/reveal/v1"]},
+                     "enum": ["yacht-daily/epoch/v1", "yacht-daily/reveal/v1",
+                              "yacht-daily/reveal/v2"]},
             "seq": {"type": "integer"}, "prev": _HEX64, "sig": {"type": "string"},
         },
     },
@@ -270,11 +292,18 @@ _ERROR_TEXTS = {
 }
 
 
+def _size_param(name: str, required: bool) -> dict:
+    """A tree size in the query."""
+    return {"name": name, "in": "query", "required": required,
+            "schema": {"type": "integer", "minimum": 0}}
+
+
 def _paths() -> dict:
     """Every route of the API."""
     date_param = _path_param("date", _DATE)
     ruleset_param = _path_param("ruleset", _RULESET)
     game_param = _path_param("game_id", _GAME_ID)
+    sheet_param = _path_param("sheet", _RULESET)
     action = {"roll": {"type": "integer", "minimum": 0, "maximum": 1000,
                        "description": "The number of the action the client believes is next."}}
     return {
@@ -323,16 +352,20 @@ def _paths() -> dict:
                                   "content": {"text/plain": {"schema": {"type": "string"}}}},
                           **_errors(403, 404, 409)}}},
         "/games/{game_id}/proof": {"get": {
-            "summary": "The receipt's inclusion proof in its revealed date's root",
-            "parameters": [game_param],
+            "summary": "The receipt's inclusion proof in its revealed date's root; on a v2 day "
+                       "in its log's latest checkpoint (or ?size=), before the reveal too",
+            "parameters": [game_param, _size_param("size", False)],
             "responses": {"200": _json({"type": "object",
                                         "required": ["date", "ruleset", "receipt", "proof", "root",
                                                      "entry"],
                                         "properties": {"date": _DATE, "ruleset": _RULESET,
                                                        "receipt": _ref("Receipt"),
                                                        "proof": _ref("Proof"), "root": _HEX64,
-                                                       "entry": {"type": "integer"}}},
-                                       "The proof."), **_errors(403, 404)}}},
+                                                       "entry": {"type": ["integer", "null"]},
+                                                       "checkpoint": {"type": "string"}}},
+                                       "The proof (v2: checkpoint = the signed note it is "
+                                       "against; entry null before the reveal)."),
+                          **_errors(400, 403, 404)}}},
         "/me/history": {"get": {
             "summary": "This player's games, streaks, best totals and distribution of totals",
             "responses": {"200": _json(_ref("History"), "The player's record (empty without a "
@@ -423,6 +456,46 @@ def _paths() -> dict:
                                                        "checks": {"type": "array",
                                                                   "items": _ref("Check")}}},
                                        "The checks."), **_errors(400, 403, 404, 409, 413, 415)}}},
+        "/logs": {"get": {
+            "summary": "Every log of the open dates and of those closed in the last 3 days",
+            "responses": {"200": _json({"type": "object", "required": ["logs"], "properties": {
+                "logs": {"type": "array", "items": {
+                    "type": "object", "required": ["date", "sheet", "origin", "size", "closed"],
+                    "properties": {"date": _DATE, "sheet": _RULESET,
+                                   "origin": {"type": "string"}, "size": {"type": "integer"},
+                                   "closed": {"type": "boolean"}}}}}}, "The logs.")}}},
+        "/logs/{date}/{sheet}": {"get": {
+            "summary": "The published log so far (before the reveal too)",
+            "parameters": [date_param, sheet_param],
+            "responses": {"200": _json(_ref("Log"), "The log."), **_errors(400, 404)}}},
+        "/logs/{date}/{sheet}/checkpoint": {"get": {
+            "summary": "The log's latest signed checkpoint, with its cosignatures",
+            "parameters": [date_param, sheet_param],
+            "responses": {"200": _json({"type": "object", "required": ["note"], "properties": {
+                "note": {"type": "string"}}}, "The checkpoint."), **_errors(400, 404)}}},
+        "/logs/{date}/{sheet}/consistency": {"get": {
+            "summary": "The consistency proof between two checkpoint sizes of the log",
+            "parameters": [date_param, sheet_param, _size_param("from", True),
+                           _size_param("to", True)],
+            "responses": {"200": _json({"type": "object", "required": ["from", "to", "proof"],
+                                        "properties": {"from": {"type": "integer"},
+                                                       "to": {"type": "integer"},
+                                                       "proof": {"type": "array",
+                                                                 "items": _HEX64}}},
+                                       "The proof."), **_errors(400, 404)}}},
+        "/logs/{date}/{sheet}/cosignatures": {"post": {
+            "summary": "A configured witness's cosignature of one of the log's checkpoints",
+            "parameters": [date_param, sheet_param],
+            "requestBody": _body({"type": "object", "required": ["body", "signature"],
+                                  "properties": {
+                                      "body": {"type": "string",
+                                               "description": "The checkpoint body."},
+                                      "signature": {"type": "string",
+                                                    "description": "One C2SP tlog-cosignature "
+                                                                   "signature line."}}}),
+            "responses": {"201": _json({"type": "object", "required": ["ok"], "properties": {
+                "ok": {"const": True}}}, "Kept (again: idempotent)."),
+                **_errors(400, 403, 404, 413, 415)}}},
         "/openapi.json": {"get": {
             "summary": "This document",
             "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1.")}}},

@@ -14,7 +14,7 @@ from werkzeug.http import parse_accept_header
 
 from app.api.errors import ApiError
 from app.api.openapi import openapi_document
-from app.api.params import query_limit
+from app.api.params import bounded_int, query_limit
 from app.ledger.clock import format_timestamp
 from app.ledger.days import service_date
 from app.ledger.signing import verify_signature
@@ -25,6 +25,7 @@ from app.play.share import share_text
 from app.play.views import game_state, revealed_answer, rulesets_json, window_json
 from app.services import services
 from fairness import DAILY_RULESETS, audit
+from fairness.checkpoint import MAX_SIZE
 from strategy import TablesNotReady
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -209,8 +210,14 @@ def start_game():
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
-    """A game: the player's own, or anyone's once revealed."""
-    return game_answer(visible_game(game_id))
+    """A game: the player's own, or anyone's once revealed; a finished v2 game with the latest
+    checkpoint of its log that covers it (issue 11), once one does."""
+    played = visible_game(game_id)
+    if not (played.game.finished and services().logs.is_logged(played.record.date)):
+        return game_answer(played)
+    state = game_state(played, services().now(), language())
+    state["checkpoint"] = services().logs.game_checkpoint(played.record)
+    return jsonify({"game": state})
 
 
 @bp.post("/games/<game_id>/roll")
@@ -251,8 +258,18 @@ def share(game_id: str):
 
 @bp.get("/games/<game_id>/proof")
 def proof(game_id: str):
-    """The receipt's inclusion proof in its date's Merkle root, after the reveal."""
+    """The receipt's inclusion proof in its date's Merkle root, after the reveal; for a v2
+    game, in its log's latest checkpoint (or that of ``?size=``) as soon as one covers it."""
     played = visible_game(game_id)
+    if services().logs.is_logged(played.record.date):
+        size = request.args.get("size")
+        if size is not None and bounded_int(size, 0, MAX_SIZE) is None:
+            raise ApiError(400, "invalid-size", "size must be a tree size (a whole number).")
+        found = services().logs.proof(played.record, None if size is None else int(size))
+        if found is None:
+            raise ApiError(404, "no-proof", "A proof exists for a finished game once a checkpoint "
+                                            "of its log covers it.")
+        return jsonify(found)
     found = services().ledger.proof(played.record)
     if found is None:
         raise ApiError(404, "no-proof", "A proof exists only for a finished game once its date "

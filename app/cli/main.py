@@ -1,5 +1,5 @@
-"""The ``yacht-daily`` command: init, serve, reveal, ledger, new-epoch (and verify, strategy,
-witness).
+"""The ``yacht-daily`` command: init, serve, reveal, checkpoint, ledger, new-epoch (and verify,
+strategy, witness).
 
 Commands that need Redis use ``REDIS_URL`` when set, else the embedded server of the data
 directory: the running one if ``serve`` is up, otherwise one started just for the command.
@@ -210,12 +210,37 @@ def reveal(data_dir: Path | None) -> None:
             done = RevealRunner(services()).run_once()
         except (RevealFailed, redis.RedisError, RedisClusterException) as error:
             raise click.ClickException(str(error)) from None
+    echo_checkpoints(done.checkpoints)
     if done.revealed:
         click.echo("Revealed " + ", ".join(done.revealed))
     elif done.lease_held_elsewhere:
         click.echo("Another process holds the reveal lease and is revealing; nothing done.")
     else:
         click.echo("Nothing to reveal.")
+
+
+@main.command()
+@DATA_DIR_OPTION
+def checkpoint(data_dir: Path | None) -> None:
+    """Cut the day's log checkpoints that are due (the end of each minute in which games
+    finished, and each date's close), under the same Redis lease as the web workers' threads:
+    for a timer every minute when the workers do not run them. ``reveal`` does it too."""
+    from app.ledger.reveal_runner import RevealRunner
+
+    with _command_app(data_dir):
+        try:
+            cut = RevealRunner(services()).cut_checkpoints(strict=True)
+        except Exception as error:  # logged with its cause by the runner
+            raise click.ClickException(f"cutting checkpoints failed: {error}") from None
+    echo_checkpoints(cut)
+    if not cut:
+        click.echo("No checkpoint due.")
+
+
+def echo_checkpoints(cut: list[tuple[str, str, int]]) -> None:
+    """One line per checkpoint cut."""
+    for date, ruleset, size in cut:
+        click.echo(f"Checkpoint {date} {ruleset}: {size} games")
 
 
 @main.command()

@@ -132,9 +132,10 @@ def files(ledger_path: str, receipt_path: str, transcript_path: str,
 
 
 @verify.command()
-@click.argument("url", required=False)
+@click.option("--url", help="The server: the ledger, the log and (once revealed) the day's "
+                            "games are fetched from it unless given as files.")
 @click.option("--ledger", "ledger_path", type=click.Path(dir_okay=False),
-              help="The ledger (GET /api/v1/ledger), when no URL is given.")
+              help="The ledger (GET /api/v1/ledger).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help='The (date, sheet)\'s log: {"checkpoints": [{"note", "consistency"}]}.')
 @click.option("--date", required=True)
@@ -145,6 +146,9 @@ def files(ledger_path: str, receipt_path: str, transcript_path: str,
               help="A v2 receipt (or its game) to find in the log, with --proof.")
 @click.option("--proof", "proof_path", type=click.Path(dir_okay=False),
               help="Its inclusion proof {index, size, path}.")
+@click.option("--game", "game_ids", multiple=True, metavar="ID",
+              help="With --url, after the reveal: a game whose receipt and proof the server "
+                   "gives, to find in the log; repeatable.")
 @click.option("--saved", "saved_paths", multiple=True, type=click.Path(dir_okay=False),
               help="A checkpoint (signed note) you kept earlier; repeatable.")
 @click.option("--witness", "witnesses", multiple=True, metavar="VKEY",
@@ -156,33 +160,39 @@ def files(ledger_path: str, receipt_path: str, transcript_path: str,
 @expect_key_option
 def log(url: str | None, ledger_path: str | None, log_path: str | None, date: str, sheet: str,
         games_path: str | None, receipt_path: str | None, proof_path: str | None,
-        saved_paths: tuple[str, ...], witnesses: tuple[str, ...], quorum: int | None,
-        friend_path: str | None, expect_keys: tuple[str, ...]) -> None:
-    """Verify a v2 (date, sheet)'s log of finished games, from the server at URL or from
+        game_ids: tuple[str, ...], saved_paths: tuple[str, ...], witnesses: tuple[str, ...],
+        quorum: int | None, friend_path: str | None, expect_keys: tuple[str, ...]) -> None:
+    """Verify a v2 (date, sheet)'s log of finished games, live from a server (--url) or from
     downloaded files: checkpoints, consistency, the close against the reveal, cosignatures,
-    receipts, saved checkpoints and a friend's share text."""
-    if url is None and not (ledger_path and log_path):
-        raise click.UsageError("give the server's URL, or --ledger and --log files")
+    receipts, saved checkpoints and a friend's share text (--friend)."""
+    if url is None and (ledger_path is None or log_path is None or game_ids):
+        raise click.UsageError("give --url, or both --ledger and --log (--game needs --url)")
     try:
         expected = read_keys(expect_keys)
         keys = [parse_vkey(text) for text in witnesses]
-        if url is not None:
-            entries = fetch(url, "/ledger")["entries"]
-            published = fetch(url, f"/logs/{date}/{sheet}")
-        else:
-            entries, published = load(ledger_path, "entries"), load(log_path, "log")
-        friend = find_gossip_line(open_text(friend_path)) if friend_path else None
+        entries = load(ledger_path, "entries") if ledger_path else fetch(url, "/ledger")["entries"]
+        published = load(log_path, "log") if log_path else fetch(url, f"/logs/{date}/{sheet}")
         games = load(games_path, "games") if games_path else None
-        receipt = load(receipt_path, "game", "receipt") if receipt_path else None
-        proof = load(proof_path, "proof") if proof_path else None
+        if games is None and url is not None and any(
+                entry.get("date") == date for entry in entries):
+            path = f"/days/{date}/{sheet}/games?limit={DAY_PAGE}"
+            games = list(day_games(url, path, fetch(url, path), None))
+        receipts = []
+        if receipt_path:
+            receipts.append((load(receipt_path, "game", "receipt"),
+                             load(proof_path, "proof") if proof_path else None))
+        for game_id in game_ids:
+            receipts.append((fetch(url, f"/games/{game_id}")["game"]["receipt"],
+                             fetch(url, f"/games/{game_id}/proof")["proof"]))
         saved = [open_text(path) for path in saved_paths]
+        friend = find_gossip_line(open_text(friend_path)) if friend_path else None
     except READ_ERRORS as error:
         cannot_read(error)
     checks = log_checks.check_log(entries, date, sheet, published, verify_signature, keys,
                                   len(keys) if quorum is None else quorum)
     if games is not None:
         checks += log_checks.check_final_transcripts(published, games)
-    if receipt is not None:
+    for receipt, proof in receipts:
         checks += log_checks.check_receipt_in_log(receipt, published, proof)
     if saved:
         epoch = log_checks.epoch_key_for(audit.LedgerView.read(entries), date)

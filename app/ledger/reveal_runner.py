@@ -6,6 +6,11 @@ lease ``{ledger}:reveal-lease`` (a redis-py lock with a timeout, renewed while t
 works); the others wait. If the holder dies, its lease runs out and the next one to look takes
 over; the ledger's compare-and-set keeps a reveal exactly-once even if two ever overlap.
 
+Each pass first cuts the day's log checkpoints that are due (``LogService.cut_due``: the end of
+every UTC minute in which games finished, and each v2 date's close) under its own lease
+``{ledger}:log-lease``, so that one process cuts while the others stand by; a failed cut is logged
+and tried again at the next pass, and never holds the reveals back.
+
 A failed attempt is logged with its cause, counted in ``yacht_daily_reveal_failures_total``,
 recorded in Redis (for ``/readyz`` and the ``yacht_daily_reveal_failed_attempts`` gauge of every
 replica) and retried with exponential backoff; playing goes on meanwhile.
@@ -24,6 +29,8 @@ from app.ledger.service import LedgerMismatch, RevealFailed
 from app.observability.metrics import REVEAL_FAILURES, REVEALS
 from app.storage.store import REVEAL_LEASE
 
+LOG_LEASE = "{ledger}:log-lease"
+
 LEASE_SECONDS = 30.0
 POLL_SECONDS = 1.0
 FIRST_BACKOFF_SECONDS = 2.0
@@ -39,6 +46,7 @@ class Pass:
 
     revealed: list[str] = field(default_factory=list)
     lease_held_elsewhere: bool = False
+    checkpoints: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 class RevealRunner:
@@ -61,9 +69,10 @@ class RevealRunner:
 
         Raises RevealFailed (or a Redis error) after recording and counting it.
         """
+        checkpoints = self.cut_checkpoints()
         ledger = self.services.ledger
         if not ledger.has_due():
-            return Pass()
+            return Pass(checkpoints=checkpoints)
         lease = self.services.store.client.lock(REVEAL_LEASE, timeout=self.lease_seconds,
                                                 blocking=False, thread_local=False)
         try:
@@ -72,7 +81,7 @@ class RevealRunner:
             self._record_failure(error)
             raise
         if not acquired:
-            return Pass(lease_held_elsewhere=True)
+            return Pass(lease_held_elsewhere=True, checkpoints=checkpoints)
         try:
             with self._renewed(lease):
                 revealed = ledger.reveal_due()
@@ -90,7 +99,38 @@ class RevealRunner:
             log.info("revealed %s", ", ".join(revealed),
                      extra={"event": "reveal", "dates": revealed})
         self.services.store.clear_reveal_failure()
-        return Pass(revealed=revealed)
+        return Pass(revealed=revealed, checkpoints=checkpoints)
+
+    def cut_checkpoints(self, strict: bool = False) -> list[tuple[str, str, int]]:
+        """Cut the day's log checkpoints due now if this process gets the log lease: the
+        (date, sheet, size) of each cut; a failure is logged (the next pass tries again) and,
+        if ``strict``, raised."""
+        lease = self.services.store.client.lock(LOG_LEASE, timeout=self.lease_seconds,
+                                                blocking=False, thread_local=False)
+        try:
+            if not lease.acquire():
+                return []
+        except (redis.RedisError, RedisClusterException) as error:
+            log.warning("could not take the log lease: %s", error)
+            if strict:
+                raise
+            return []
+        try:
+            with self._renewed(lease):
+                cut = self.services.logs.cut_due()
+        except Exception as error:  # logged; the reveals go on, the next pass retries
+            log.error("cutting checkpoints failed: %s", error, exc_info=error,
+                      extra={"event": "checkpoint-failed", "error": type(error).__name__})
+            if strict:
+                raise
+            return []
+        finally:
+            with contextlib.suppress(LockError, redis.RedisError, RedisClusterException):
+                lease.release()
+        if cut:
+            log.info("cut checkpoints %s", ", ".join(f"{d} {r} {n}" for d, r, n in cut),
+                     extra={"event": "checkpoint", "checkpoints": len(cut)})
+        return cut
 
     @contextlib.contextmanager
     def _renewed(self, lease):

@@ -10,12 +10,14 @@ import threading
 from collections.abc import Callable
 
 from app.ledger.clock import format_timestamp
+from app.ledger.daylog import V2, LogService
 from app.ledger.days import latest_due_date
 from app.ledger.keys import EpochKeys, Secrets
 from app.ledger.receipt_tree import TreeBuilder, TreeIndex, inclusion_proof
 from app.storage.store import GameRecord, Store
 from fairness import DAILY_RULESETS, Game
 from fairness import ledger as formats
+from fairness.checkpoint import body_hash, parse_checkpoint
 
 MAX_APPEND_ATTEMPTS = 5
 
@@ -37,8 +39,9 @@ class LedgerService:
     """Publishes and reads the ledger stored in Redis."""
 
     def __init__(self, store: Store, secrets: Secrets, clock: Callable[[], dt.datetime],
-                 grace_seconds: int):
-        """Bind the ledger to its store, secrets, clock and reveal grace."""
+                 grace_seconds: int, logs: LogService | None = None):
+        """Bind the ledger to its store, secrets, clock, reveal grace and the day's logs."""
+        self.logs = logs
         self.store = store
         self.secrets = secrets
         self.clock = clock
@@ -157,28 +160,49 @@ class LedgerService:
             self._last_revealed = date
             return False
         self.store.seal_day(date)
-        trees = {ruleset: self.build_tree(date, ruleset) for ruleset in DAILY_RULESETS}
+        sheets = self._logged_sheets(date)
+        if sheets is None:
+            trees = {ruleset: self.build_tree(date, ruleset) for ruleset in DAILY_RULESETS}
+            sheets = {ruleset: (tree.size, tree.root(), None) for ruleset, tree in trees.items()}
         for _ in range(MAX_APPEND_ATTEMPTS):
             if self.store.reveal_seq(date) is not None:
                 self._last_revealed = date
                 return False
             entries = self.store.ledger_entries()
             keys = self.secrets.for_date(date)
-            entry = keys.signer.sign(formats.reveal_entry(
+            fields = dict(
                 seq=len(entries),
                 prev=formats.entry_hash(entries[-1]),
                 epoch=keys.epoch_number,
                 date=date,
                 day=keys.epoch.day_index(date),
                 seed=keys.seed(date),
-                games={ruleset: tree.size for ruleset, tree in trees.items()},
-                roots={ruleset: tree.root() for ruleset, tree in trees.items()},
+                games={ruleset: size for ruleset, (size, _, _) in sheets.items()},
+                roots={ruleset: root for ruleset, (_, root, _) in sheets.items()},
                 revealed_at=format_timestamp(self.clock()),
-            ))
+            )
+            if any(log is not None for _, _, log in sheets.values()):
+                entry = keys.signer.sign(formats.reveal_entry_v2(
+                    **fields, logs={ruleset: log for ruleset, (_, _, log) in sheets.items()}))
+            else:
+                entry = keys.signer.sign(formats.reveal_entry(**fields))
             if self.store.append_ledger(len(entries), entry, date):
                 self._last_revealed = date
                 return True
         raise RuntimeError(f"could not append the reveal of {date} to the ledger")
+
+    def _logged_sheets(self, date: str) -> dict[str, tuple[int, bytes, bytes]] | None:
+        """For a v2 date, per sheet (size, root, body hash) of its close checkpoint (closing
+        its logs now if the checkpoint job has not): the v2 reveal's games, roots and logs.
+        None for a v1 date."""
+        if self.logs is None or self.logs.day_format(date) != V2:
+            return None
+        closes, _ = self.logs.close(date)
+        sheets = {}
+        for ruleset, stored in closes.items():
+            checkpoint = parse_checkpoint(stored.body)
+            sheets[ruleset] = (checkpoint.size, checkpoint.root, body_hash(stored.body))
+        return sheets
 
     def build_tree(self, date: str, ruleset: str) -> TreeIndex:
         """The receipt tree of (date, ruleset), stored for proofs: the one path from the
@@ -241,6 +265,8 @@ class LedgerService:
     def proof(self, record: GameRecord) -> dict | None:
         """The receipt of a finished game with its inclusion proof in its revealed date's root,
         or None when the date is not revealed or its tree has no receipt of the game."""
+        if self.logs is not None and self.logs.is_logged(record.date):
+            return self.logs.proof(record) if self.is_revealed(record.date) else None
         entry = self.reveal_entry(record.date)
         if entry is None or record.receipt is None:
             return None

@@ -35,6 +35,10 @@ class Signer:
             raise ValueError("the signing key is not an Ed25519 key")
         return cls(key)
 
+    def sign_bytes(self, message: bytes) -> bytes:
+        """The raw Ed25519 signature of ``message`` (a checkpoint body, a leaf's data)."""
+        return self._private_key.sign(message)
+
     def sign(self, obj: Mapping) -> dict:
         """``obj`` with its ``sig``: the hex signature of its canonical unsigned bytes."""
         signature = self._private_key.sign(signed_bytes(obj))

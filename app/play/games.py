@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from app.api.errors import ApiError
 from app.ledger.clock import format_timestamp
+from app.ledger.daylog import LogService
 from app.ledger.days import DayWindow, day_window
 from app.ledger.keys import Secrets
 from app.ledger.service import LedgerService
@@ -127,12 +128,13 @@ def parse_hold(hold) -> tuple[bool, ...]:
 class GameService:
     """Creates, reads and plays games on the store, one atomic transition per action."""
 
-    def __init__(self, store: Store, secrets: Secrets, ledger: LedgerService,
+    def __init__(self, store: Store, secrets: Secrets, ledger: LedgerService, logs: LogService,
                  clock: Callable[[], dt.datetime], grace_seconds: int):
-        """Bind the service to its store, secrets, ledger, clock and grace."""
+        """Bind the service to its store, secrets, ledger, day's logs, clock and grace."""
         self.store = store
         self.secrets = secrets
         self.ledger = ledger
+        self.logs = logs
         self.clock = clock
         self.grace_seconds = grace_seconds
         self._lock = threading.Lock()
@@ -173,12 +175,18 @@ class GameService:
         return created, self._remember(record)
 
     def get(self, game_id: str) -> Played:
-        """The stored game (read fresh), or a 404."""
+        """The stored game (read fresh), or a 404. A finished v2 game stored without its
+        receipt (issue 11: the checkpoint job stores it) gets it from its log leaf."""
         record = self.store.load_game(game_id)
         if record is None:
             self._forget(game_id)
             raise game_not_found()
-        return self._remember(record)
+        played = self._remember(record)
+        if played.game.finished and record.receipt is None and self.logs.is_logged(record.date):
+            receipt = self.logs.receipt_for(record, played.game)
+            if receipt is not None:
+                played = self._remember(replace(record, receipt=receipt), played.game)
+        return played
 
     def owns(self, player: str | None, played: Played) -> bool:
         """True when ``player`` is the one who plays this game."""
@@ -223,7 +231,9 @@ class GameService:
                 raise GameConflict(error.code, str(error), played) from None
             entry = next_game.transcript[-1]
             receipt = None
-            if next_game.finished:
+            # (issue 11) A v2 game's receipt is its log leaf, signed once the leaf has its index.
+            logged = next_game.finished and self.logs.is_logged(played.record.date)
+            if next_game.finished and not logged:
                 receipt = self.ledger.sign_receipt(played.record, next_game)
             try:
                 conflict = self.store.append_action(game_id, version, entry, receipt)
@@ -233,12 +243,15 @@ class GameService:
             except GameSealed:
                 raise date_revealed(played.record.date) from None
             if conflict is None:
-                record = replace(played.record, transcript=(*played.record.transcript, entry),
-                                 receipt=receipt)
+                record = replace(played.record, transcript=(*played.record.transcript, entry))
+                if logged:
+                    receipt = self.logs.finish(record, next_game)
+                record = replace(record, receipt=receipt)
                 applied = self._remember(record, next_game)
                 if receipt is not None:
-                    self.store.record_finished(record, receipt["total"],
-                                               format_timestamp(self.clock()))
+                    if not logged:
+                        self.store.record_finished(record, receipt["total"],
+                                                   format_timestamp(self.clock()))
                     for listener in self.finish_listeners:
                         listener(record)
                 return applied
@@ -265,6 +278,7 @@ class GameService:
             created, record = self.store.create_or_load_game(
                 game_id, ruleset=ruleset, date=date, player=self.secrets.pseudonym(player),
                 name=name, created_at=format_timestamp(self.clock()), first_of_epoch=first_of_epoch,
+                new_day_format=self.logs.new_day_format,
             )
         except GameSealed:
             raise date_revealed(date) from None

@@ -11,14 +11,14 @@ server's code. It recomputes everything from what the server published.
     python3 verify.py log   --ledger ledger.json --log log.json --date 2026-12-02 \\
                             --sheet yahtzee [--games games.json] [--receipt r.json \\
                             --proof p.json] [--saved checkpoint.txt] [--witness VKEY]
-    python3 verify.py log   https://yacht.example --date 2026-12-02 --sheet yahtzee \\
-                            [--witness VKEY] [--friend share.txt]
+    python3 verify.py log   --url https://yacht.example --date 2026-12-02 \\
+                            --sheet yahtzee [--witness VKEY] [--friend share.txt]
 
 The log mode checks a v2 day's log of finished games (FAIRNESS.md, "The day's log"): its
 signed checkpoints, their consistency, the close checkpoint against the reveal, the final
 transcripts, a receipt's place in the log, checkpoints you kept, and the cosignatures of the
-witnesses you name (--witness, repeatable; --quorum k, default all of them). With a URL it
-fetches the ledger and the log from the server. --friend FILE checks the fingerprint in a
+witnesses you name (--witness, repeatable; --quorum k, default all of them). With --url it
+fetches what is not given as a file from the server. --friend FILE checks the fingerprint in a
 friend's share text ("log <date>/<sheet> <size> XXXX-…") against the log as served to you.
 
 Each mode takes --expect-key HEX (repeatable) or --expect-key FILE: the epoch public keys you
@@ -1663,24 +1663,33 @@ def print_report(report):
 
 
 def verify_log_files(args, verify, report):
-    """The ``log`` mode: a (date, sheet)'s log and what comes with it, from files."""
+    """The ``log`` mode: a (date, sheet)'s log and what comes with it, from files or live from
+    the server (``--url``: what is not given as a file is fetched)."""
+    if args.url is None and (args.ledger is None or args.log is None or args.game):
+        print("verify.py: give --url, or both --ledger and --log (--game needs --url)",
+              file=sys.stderr)
+        return 2
     try:
         expected = read_keys(args.expect_key)
         witnesses = [parse_witness(text) for text in args.witness]
-        if args.url:
-            entries = fetch(args.url, "/ledger")["entries"]
-            log = fetch(args.url, f"/logs/{args.date}/{args.sheet}")
-        elif args.ledger and args.log:
-            entries, log = load(args.ledger, "entries"), load(args.log, "log")
-        else:
-            raise ValueError("give the server's URL, or --ledger and --log files")
+        entries = (load(args.ledger, "entries") if args.ledger
+                   else fetch(args.url, "/ledger")["entries"])
+        log = (load(args.log, "log") if args.log
+               else fetch(args.url, f"/logs/{args.date}/{args.sheet}"))
         friend = None
         if args.friend:
             with open(args.friend, encoding="utf-8") as handle:
                 friend = find_gossip_line(handle.read())
         games = load(args.games, "games") if args.games else None
-        receipt = load(args.receipt, "game", "receipt") if args.receipt else None
-        proof = load(args.proof, "proof") if args.proof else None
+        if games is None and args.url and any(e.get("date") == args.date for e in entries):
+            games = list(logged_day_games(args))
+        receipts = []
+        if args.receipt:
+            receipts.append((load(args.receipt, "game", "receipt"),
+                             load(args.proof, "proof") if args.proof else None))
+        for game_id in args.game:
+            receipts.append((fetch(args.url, f"/games/{game_id}")["game"]["receipt"],
+                             fetch(args.url, f"/games/{game_id}/proof")["proof"]))
         saved = []
         for path in args.saved:
             with open(path, encoding="utf-8") as handle:
@@ -1692,7 +1701,7 @@ def verify_log_files(args, verify, report):
     check_log(report, entries, args.date, args.sheet, log, verify, witnesses, quorum)
     if games is not None:
         check_final_transcripts(report, log, games)
-    if receipt is not None:
+    for receipt, proof in receipts:
         check_receipt_in_log(report, receipt, log, proof)
     if saved:
         epoch = owning_epoch(entries, args.date)
@@ -1702,6 +1711,17 @@ def verify_log_files(args, verify, report):
     if expected:
         check_expected_keys(report, entries, expected)
     return print_report(report)
+
+
+def logged_day_games(args):
+    """Every published game of a revealed (date, sheet), page by page."""
+    path = f"/days/{args.date}/{args.sheet}/games?limit={MAX_DAY_PAGE}"
+    page = fetch(args.url, path)
+    while True:
+        yield from page["games"]
+        if page.get("next") is None:
+            return
+        page = fetch(args.url, f"{path}&after={page['next']}")
 
 
 def main(argv=None):
@@ -1724,8 +1744,8 @@ def main(argv=None):
     files.add_argument("--transcript", required=True)
     files.add_argument("--proof")
     logs = modes.add_parser("log", help="verify a (date, sheet)'s log of finished games (v2 "
-                                        "days) from the server or downloaded JSON files")
-    logs.add_argument("url", nargs="?", help="the server (else --ledger and --log)")
+                                        "days) live from the server or from JSON files")
+    logs.add_argument("--url", help="the server: what is not given as a file is fetched")
     logs.add_argument("--ledger")
     logs.add_argument("--log", help="the log: {\"checkpoints\": [...]}")
     logs.add_argument("--date", required=True)
@@ -1734,6 +1754,9 @@ def main(argv=None):
                                       "the close checkpoint commits to their final transcripts")
     logs.add_argument("--receipt", help="a v2 receipt to find in the log (with --proof)")
     logs.add_argument("--proof", help="its inclusion proof {index, size, path}")
+    logs.add_argument("--game", action="append", default=[], metavar="ID",
+                      help="with --url, after the reveal: a game whose receipt and proof the "
+                           "server gives, to find in the log; repeatable")
     logs.add_argument("--saved", action="append", default=[], metavar="FILE",
                       help="a checkpoint (signed note) you kept earlier; repeatable")
     logs.add_argument("--witness", action="append", default=[], metavar="VKEY",

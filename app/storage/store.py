@@ -23,7 +23,7 @@ from redis.commands.core import Script
 from redis.connection import Encoder
 from redis.retry import Retry
 
-from fairness import canonical_json
+from fairness import DAILY_RULESETS, canonical_json
 
 CLUSTER_SCHEME = "redis+cluster://"
 SOCKET_TIMEOUT = 10.0
@@ -47,6 +47,15 @@ return {meta, redis.call('LRANGE', KEYS[2], 0, -1)}
 _INDEX_GAME = """
 if redis.call('EXISTS', KEYS[2]) == 1 and redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 then
   return 0
+end
+-- (issue 11) The date's format marker KEYS[3], set at its first game: ARGV[2] (the format new
+-- dates start in), or '1' for a date whose sheets (KEYS[4..]) had games before the marker.
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  local format = ARGV[2]
+  for i = 4, #KEYS do
+    if redis.call('EXISTS', KEYS[i]) == 1 then format = '1' end
+  end
+  redis.call('SET', KEYS[3], format)
 end
 redis.call('SADD', KEYS[1], ARGV[1])
 return 1
@@ -200,6 +209,11 @@ def tree_progress_key(date: str, ruleset: str) -> str:
     return f"{{d:{date}}}:tree-progress:{ruleset}"
 
 
+def day_format_key(date: str) -> str:
+    """The date's format, ``1`` or ``2`` (issue 11: the day's log), set at its first game."""
+    return f"{{d:{date}}}:format"
+
+
 def day_sealed_key(date: str) -> str:
     """Set when the reveal of ``date`` starts: from then on no game of the date is indexed."""
     return f"{{d:{date}}}:sealed"
@@ -286,10 +300,12 @@ class Store:
 
     def create_or_load_game(self, game_id: str, *, ruleset: str, date: str, player: str,
                             name: str | None, created_at: str,
-                            first_of_epoch: int | None = None) -> tuple[bool, GameRecord]:
+                            first_of_epoch: int | None = None,
+                            new_day_format: str = "2") -> tuple[bool, GameRecord]:
         """Create the game unless it exists (then set its name if given); index it under its date
         and in the player's history; with ``first_of_epoch``, note ``created_at`` as that
-        epoch's first game time unless one is noted already.
+        epoch's first game time unless one is noted already. The date's first game fixes its
+        format (``new_day_format``, or ``1`` when it had games before formats were marked).
 
         Returns (created, record). One round trip: the index script, the game's script and the
         history write are pipelined (and, once per process and epoch, the first game time noted
@@ -297,8 +313,9 @@ class Store:
         its index (a process whose clock lags behind the reveal), the game just made undone.
         """
         pipe = self.client.pipeline(transaction=False)
-        _queue_script(pipe, self._index_game, [day_games_key(date, ruleset),
-                                               day_sealed_key(date)], [game_id])
+        _queue_script(pipe, self._index_game, [
+            day_games_key(date, ruleset), day_sealed_key(date), day_format_key(date),
+            *(day_games_key(date, sheet) for sheet in DAILY_RULESETS)], [game_id, new_day_format])
         _queue_script(pipe, self._create_game, [game_key(game_id), transcript_key(game_id)],
                       [ruleset, date, player, name or "", created_at])
         self._queue_history(pipe, player, "start", history_record(
@@ -427,15 +444,20 @@ class Store:
                    for game_id in ids if texts[game_id]]
             start = "(" + ids[-1]
 
-    def record_finished(self, record: GameRecord, total: int, finished_at: str) -> None:
+    def record_finished(self, record: GameRecord, total: int, finished_at: str,
+                        queue_board=None) -> list:
         """Rank a game just finished on its leaderboard and mark it finished in its player's
-        history (one round trip)."""
+        history (one round trip); ``queue_board(pipe)``, when given, queues the ranking instead
+        (issue 11: the day's log appends the game's leaf and ranks it). The replies."""
         pipe = self.client.pipeline(transaction=False)
-        pipe.zadd(board_key(record.date, record.ruleset), {record.id: total})
+        if queue_board is None:
+            pipe.zadd(board_key(record.date, record.ruleset), {record.id: total})
+        else:
+            queue_board(pipe)
         self._queue_history(pipe, record.player, "finish", history_record(
             record.id, date=record.date, ruleset=record.ruleset, started_at=record.created_at,
             total=total, finished_at=finished_at))
-        pipe.execute()
+        return pipe.execute()
 
     # Leaderboards
 

@@ -5,7 +5,7 @@
 import { ApiError, errorText, getJson } from "./api.js";
 import { detailTranslator } from "./check-texts.js";
 import { longDate, utcTime } from "./dates.js";
-import { verifyGame } from "./fairness.js";
+import { RECEIPT_V2_TYPE, verifyGame, verifyReceiptInLog } from "./fairness.js";
 import { language, plural, t } from "./i18n.js";
 import { savedGame, savedGames } from "./store.js";
 
@@ -254,9 +254,14 @@ async function checkGame(id) {
   }
   let proof;
   let entries;
+  let log = null;
   try {
     proof = (await getJson(`/games/${encodeURIComponent(id)}/proof`)).proof;
     entries = (await getJson("/ledger")).entries;
+    if (receiptInfo.type === RECEIPT_V2_TYPE) {
+      // A v2 game is also found in its day's log: the chain of checkpoints signed as games finished.
+      log = await getJson(`/logs/${encodeURIComponent(data.date)}/${encodeURIComponent(receiptInfo.ruleset)}`);
+    }
   } catch (error) {
     showMessage(error.message, "fail");
     return;
@@ -269,6 +274,9 @@ async function checkGame(id) {
     transcript: data.transcript,
     proof,
   });
+  if (log) {
+    checks.push(...(await verifyReceiptInLog({ receipt: data.receipt, log, proof })));
+  }
   showChecks(checks, receiptInfo);
 }
 
