@@ -125,9 +125,12 @@ _SCHEMAS = {
                            "consistency": {"type": "array", "items": _HEX64}}}}},
     },
     "GameCheckpoint": {
-        "type": "object", "required": ["size", "note"],
+        "type": "object", "required": ["size", "fingerprint", "note"],
         "description": "The latest checkpoint of the game's log that covers it.",
-        "properties": {"size": {"type": "integer"}, "note": {"type": "string"}},
+        "properties": {"size": {"type": "integer"},
+                       "fingerprint": {"type": "string", "description": "FAIRNESS.md, "
+                                       "\"Gossip\": size and 20 base32 characters."},
+                       "note": {"type": "string"}},
     },
     "Game": {
         "type": "object",

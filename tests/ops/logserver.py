@@ -36,7 +36,8 @@ def sign_note(private_key: Ed25519PrivateKey, body: str) -> str:
 
 class LogServer:
     """One (date, sheet) log on a loopback port; ``cut()`` adds a checkpoint, ``override``
-    replaces what ``/checkpoint`` answers, ``proof_override`` what ``/consistency`` answers."""
+    replaces what its ``/checkpoint`` answers, ``proof_override`` what ``/consistency`` answers;
+    with an upstream, ``overrides`` maps a checkpoint path to the note served in its place."""
 
     def __init__(self, witnesses: list[str], upstream: str | None = None):
         """Serve with these witness vkeys allowed; with ``upstream``, forward to it instead."""
@@ -51,6 +52,7 @@ class LogServer:
         self.leaves: list[bytes] = []
         self.checkpoints: list[tuple[str, list[str]]] = []  # (body, cosignature lines)
         self.override: str | None = None
+        self.overrides: dict[str, str] = {}
         self.proof_override: list[str] | None = None
         self.cosignatures: list[str] = []
         self._http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -157,8 +159,9 @@ class LogServer:
                 parsed = urllib.parse.urlsplit(self.path)
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
-                forged = server.override is not None and parsed.path.endswith("/checkpoint")
-                if server.upstream and not forged:
+                if parsed.path in server.overrides:
+                    status, raw = 200, json.dumps({"note": server.overrides[parsed.path]}).encode()
+                elif server.upstream:
                     status, raw = server._forward(method, self.path, body)
                 else:
                     status, answer = server._answer(method, parsed.path,
