@@ -1160,18 +1160,26 @@ export function findGossipLine(text) {
   return found ? { date: found[1], sheet: found[2], fingerprint: found[3] } : null;
 }
 
+/** [{size, fingerprint}] of each readable checkpoint of a published log, in order. */
+export async function logFingerprints(log) {
+  const served = [];
+  for (const p of readLog(log).points) {
+    served.push({ size: p.checkpoint.size, fingerprint: await checkpointFingerprint(p.body) });
+  }
+  return served;
+}
+
 /**
  * A friend's fingerprint against the log as this reader is served it: the log's own checks
  * (verifyLog), then "gossip": one of its checkpoints has exactly that fingerprint.
  */
 export async function verifyGossip({ ledger, date, ruleset, log, fingerprint }) {
   const checks = await verifyLog({ ledger, date, ruleset, log });
-  const { points } = readLog(log);
-  const prints = [];
-  for (const p of points) prints.push(await checkpointFingerprint(p.body));
+  const served = await logFingerprints(log);
+  const prints = served.map((p) => p.fingerprint);
   const size = Number(fingerprint.split(" ")[0]);
   const at = prints.indexOf(fingerprint);
-  const sameSize = prints.filter((print, i) => points[i].checkpoint.size === size);
+  const sameSize = served.filter((p) => p.size === size).map((p) => p.fingerprint);
   let detail;
   if (at >= 0) {
     detail = `checkpoint ${at} of the log (size ${size}) has the fingerprint ${fingerprint}`;
