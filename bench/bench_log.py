@@ -15,8 +15,8 @@ interleaved over ``--rounds`` rounds and keeping each one's best, in CPU seconds
   checkpoint's signature, the chain, every consistency proof, the close against the reveal).
 
 It prints the per-game share of each (a checkpoint's cost is paid ``--checkpoints`` times a
-day). The Redis round trips of the service are not measured here: the service does not keep
-logs yet (FAIRNESS.md, Known limitations).
+day). The service's own cost (Redis round trips, its checkpoints from the tree's right edge) is
+``bench/bench_daylog_service.py``'s.
 """
 
 import argparse

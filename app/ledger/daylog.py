@@ -110,6 +110,7 @@ class LogService:
         self.new_day_format = new_day_format
         self.witnesses = witnesses
         self._formats: dict[str, str] = {}
+        self._closed: set[str] = set()  # dates this process saw closed: a close never reopens
 
     # Formats
 
@@ -133,9 +134,9 @@ class LogService:
                 marker = V2 if entry.get("type") == formats.REVEAL_V2_TYPE else V1
             elif now < window.opens_at:
                 return None
-            elif now < window.closes_at:  # open, no game yet: not fixed until its first
-                return V1 if self.logs.has_games(date, DAILY_RULESETS) else self.new_day_format
-            else:
+            elif now < window.closes_at and not self.logs.has_games(date, DAILY_RULESETS):
+                return self.new_day_format  # open, no game yet: its first game fixes it
+            else:  # closed unplayed, or played before markers existed: fixed now
                 marker = self.logs.settle_format(date, DAILY_RULESETS, self.new_day_format)
         self._formats[date] = marker
         return marker
@@ -223,7 +224,9 @@ class LogService:
             if self.day_format(date) != V2:
                 continue
             if now >= window.closes_at:
-                cut += self.close(date)[1]
+                if date not in self._closed:
+                    cut += self.close(date)[1]
+                    self._closed.add(date)
                 continue
             time = format_timestamp(floor_minute(now))
             for ruleset, (count, text) in self.logs.log_heads(date, DAILY_RULESETS).items():
@@ -314,21 +317,21 @@ class LogService:
                                                 CLOSE_PAGE)
             if not ids:
                 return Close(len(finals), merkle.root(finals))
-            for game_id, fields, transcript in self.logs.seal_and_load_games(ids):
+            games = self.logs.seal_and_load_games(ids)
+            logged = self.logs.logged(date, ruleset, [game_id for game_id, _, _ in games])
+            for game_id, fields, transcript in games:
                 finished = sum(entry.get("action") == "score" for entry in transcript) == boxes
-                if finished:
-                    self._ensure_leaf(game_id, fields, transcript, time)
+                if finished and game_id not in logged:
+                    self._add_leaf(game_id, fields, transcript, time)
                 finals.append(merkle.leaf_hash(formats.final_leaf(
                     game=game_id, player=fields["player"], transcript=transcript,
                     finished=finished)))
             start = "(" + ids[-1]
 
-    def _ensure_leaf(self, game_id: str, fields, transcript: list, time: str) -> None:
-        """Give a finished game a leaf if a crash left it without one (finished by ``time``,
-        the close: an upper bound of when it did)."""
+    def _add_leaf(self, game_id: str, fields, transcript: list, time: str) -> None:
+        """Give a finished game the leaf a crash left it without (finished by ``time``, the
+        close: an upper bound of when it did)."""
         date, ruleset = fields["date"], fields["ruleset"]
-        if self.logs.leaf_of(date, ruleset, game_id) is not None:
-            return
         game = Game.from_transcript(ruleset, date, transcript)
         record = GameRecord(id=game_id, ruleset=ruleset, date=date, player=fields["player"],
                             name=fields.get("name", ""), transcript=tuple(transcript),
@@ -381,26 +384,31 @@ class LogService:
     def proof(self, record: GameRecord, size: int | None = None) -> dict | None:
         """A v2 finished game's inclusion proof against the log's latest checkpoint (or that of
         ``size``; a 400 when the log has none of that size), or None before one covers it."""
-        leaf = self.logs.leaf_of(record.date, record.ruleset, record.id)
+        return self.proof_of(record.date, record.ruleset, record.id, size)
+
+    def proof_of(self, date: str, ruleset: str, game_id: str, size: int | None = None
+                 ) -> dict | None:
+        """``proof`` of the game ``game_id`` of (date, sheet)."""
+        leaf = self.logs.leaf_of(date, ruleset, game_id)
         if size is None:
-            chosen = self.logs.last_checkpoint(record.date, record.ruleset)
+            chosen = self.logs.last_checkpoint(date, ruleset)
         else:
-            chosen = self.logs.checkpoint_of_size(record.date, record.ruleset, size)
+            chosen = self.logs.checkpoint_of_size(date, ruleset, size)
             if chosen is None:
                 raise ApiError(400, "invalid-size", "size must be that of a checkpoint of the "
                                                     "game's log.")
         if leaf is None or chosen is None or leaf.index >= chosen.size:
             return None
-        hashes = self.logs.leaf_hashes(record.date, record.ruleset, chosen.size)
-        seq = self.store.reveal_seq(record.date)
+        hashes = self.logs.leaf_hashes(date, ruleset, chosen.size)
+        seq = self.store.reveal_seq(date)
         return {
-            "date": record.date,
-            "ruleset": record.ruleset,
-            "receipt": self.sign_leaf(record.date, leaf.data),
+            "date": date,
+            "ruleset": ruleset,
+            "receipt": self.sign_leaf(date, leaf.data),
             "proof": {"index": leaf.index, "size": chosen.size,
                       "path": [h.hex() for h in merkle.inclusion_path(leaf.index, hashes)]},
             "root": merkle.root(hashes).hex(),
-            "checkpoint": self.note(record.date, record.ruleset, chosen),
+            "checkpoint": self.note(date, ruleset, chosen),
             "entry": seq,
         }
 

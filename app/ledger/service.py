@@ -285,6 +285,9 @@ class LedgerService:
     def leaf_proof(self, date: str, ruleset: str, game_id: str) -> dict | None:
         """The inclusion proof of ``game_id``'s receipt in revealed (date, ruleset)'s tree, or
         None when the tree has no such leaf. Reads the tree's index and one chunk."""
+        if self.logs is not None and self.logs.is_logged(date):  # a v2 day: in its log
+            found = self.logs.proof_of(date, ruleset, game_id)
+            return None if found is None else found["proof"]
         stored = self.store.tree(date, ruleset)
         if stored is None:  # revealed before receipts were stored in chunks: store them now
             self.store.seal_day(date)

@@ -222,7 +222,9 @@ class Coach:
         loaded yet stays queued."""
         for game_id in self.skill.pending_skill(SKILL_BATCH):
             record = self.store.load_game(game_id)
-            if record is not None and record.receipt is not None:
+            if record is not None and record.receipt is None:
+                continue  # a v2 game's receipt is stored by the next checkpoint: wait for it
+            if record is not None:
                 if not self.tables.ready(record.ruleset):
                     self.tables.start()
                     continue

@@ -174,6 +174,14 @@ class LogStore:
             return None
         return Leaf(int(index), self.client.lindex(log_key(date, ruleset, "leaves"), int(index)))
 
+    def logged(self, date: str, ruleset: str, game_ids: Sequence[str]) -> set[str]:
+        """Those of ``game_ids`` that have a leaf in the log."""
+        if not game_ids:
+            return set()
+        indexes = self.client.hmget(log_key(date, ruleset, "index"), list(game_ids))
+        return {game_id for game_id, index in zip(game_ids, indexes, strict=True)
+                if index is not None}
+
     def leaf_count(self, date: str, ruleset: str) -> int:
         """How many leaves the log has."""
         return self.client.llen(log_key(date, ruleset, "leaves"))

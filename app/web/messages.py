@@ -207,6 +207,8 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "check_receipt_signature": _("Receipt signature"),
         "check_inclusion_proof": _("Receipt in the day’s Merkle tree"),
         "check_proof_size": _("Size of the day’s tree"),
+        "check_receipt_in_log": _("Receipt in the day’s log"),
+        "check_receipt_time": _("Finished before its checkpoint"),
         "yesMark": _("passed"),
         "noMark": _("failed"),
         "skipMark": _("not checkable"),

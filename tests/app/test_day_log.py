@@ -6,6 +6,7 @@ checkpoint as the reveal's root, and the core's checks of it all; dates begun in
 import random
 
 from app import create_app
+from app.cli.main import main
 from app.ledger.signing import verify_signature
 from app.services import EXTENSION
 from app.storage.daylog import log_key
@@ -96,6 +97,9 @@ def test_a_whole_date_through_its_log(logged_app, clock, witness):
         assert [c for c in log_checks.check_receipt_in_log(game["receipt"], published,
                                                             proof["proof"])
                 if c.ok is not True] == []
+        status, verdict = call(player, "POST", "/verify", {"receipt": game["receipt"],
+                                                            "transcript": game["transcript"]})
+        assert verdict["ok"] is True, verdict  # the server found the proof in the log
 
 
 def test_the_logs_answer_for_what_they_are(logged_app, clock, witness):
@@ -155,7 +159,7 @@ def test_finished_games_a_crash_left_out_of_the_log(logged_app, clock):
         client.hdel(f"{{g:{final['id']}}}", "receipt")
     fresh = create_app({**logged_app.config, "CLOCK": clock})  # another worker: no cache
     status, answer = call(fresh.test_client(), "GET", f"/games/{finals[0]['id']}")
-    assert status == 403  # not the owner: nothing repaired through a stranger
+    assert status == 403  # the game is repaired all the same, but not shown to a stranger
     status, answer = call(players[0], "GET", f"/games/{finals[0]['id']}")
     assert answer["game"]["receipt"]["index"] == 0
     clock.set(AFTER_REVEAL)
@@ -191,3 +195,19 @@ def test_dates_begun_in_v1_stay_v1(logged_app, clock, redis_url, data_dir):
     entries = call(newer, "GET", "/ledger")[1]["entries"]
     assert [e["type"] for e in entries if e.get("date") in (PLAY_DATE, tomorrow)] == \
         [REVEAL_TYPE, REVEAL_TYPE]
+
+
+def test_the_checkpoint_command_cuts_for_a_timer(logged_app, clock, redis_url, data_dir,
+                                                 monkeypatch, tmp_path):
+    """``yacht-daily checkpoint`` cuts what is due once, then has nothing to do."""
+    finish_games(logged_app, clock, 1, "yacht", seed=8, pause=0)  # finished at 12:00:00
+    clock_file = tmp_path / "clock"
+    clock_file.write_text("2026-03-10T12:01:05Z")
+    monkeypatch.setenv("YACHT_DAILY_CLOCK_FILE", str(clock_file))
+    monkeypatch.setenv("YACHT_DAILY_DAY_FORMAT", "2")
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    runner = logged_app.test_cli_runner()
+    done = runner.invoke(main, ["checkpoint", "--data-dir", str(data_dir)])
+    assert (done.exit_code, done.output) == (0, f"Checkpoint {PLAY_DATE} yacht: 1 games\n")
+    again = runner.invoke(main, ["checkpoint", "--data-dir", str(data_dir)])
+    assert (again.exit_code, again.output) == (0, "No checkpoint due.\n")
