@@ -64,6 +64,15 @@ class Server:
         """GET a JSON document."""
         return self._send(urllib.request.Request(self.api + path, headers=self._headers()))
 
+    def get_field(self, path: str, key: str, kind: type):
+        """The ``key`` of a JSON object GET ``path`` answers, of type ``kind``; ServerError when
+        the answer is not shaped so."""
+        answer = self.get(path)
+        value = answer.get(key) if isinstance(answer, dict) else None
+        if not isinstance(value, kind):
+            raise ServerError(f"{self.api + path}: the answer has no {kind.__name__} {key!r}")
+        return value
+
     def post(self, path: str, body: dict):
         """POST a JSON body; the JSON answer."""
         request = urllib.request.Request(
@@ -121,22 +130,27 @@ class Witness:
 
     def run_once(self) -> list[Outcome]:
         """One pass over every log the server lists; one outcome per log."""
-        listed = self.server.get("/logs")["logs"]
-        entries = LedgerView.read(self.server.get("/ledger")["entries"])
+        listed = self.server.get_field("/logs", "logs", list)
+        entries = LedgerView.read(self.server.get_field("/ledger", "entries", list))
         outcomes = []
         for log in listed:
+            date, sheet = (log.get("date"), log.get("sheet")) if isinstance(log, dict) else (
+                None, None)
+            if not (isinstance(date, str) and isinstance(sheet, str)):
+                outcomes.append(Outcome("/logs", ERROR, f"a listed log without date and sheet: "
+                                                        f"{log!r}"))
+                continue
             try:
-                outcomes.append(self._witness_log(entries, log["date"], log["sheet"]))
+                outcomes.append(self._witness_log(entries, date, sheet))
             except ServerError as error:
-                outcomes.append(Outcome(log.get("origin", f"{log['date']}/{log['sheet']}"),
-                                        ERROR, str(error)))
+                outcomes.append(Outcome(f"{date}/{sheet}", ERROR, str(error)))
         return outcomes
 
     def _witness_log(self, ledger: LedgerView, date: str, sheet: str) -> Outcome:
         """Verify, cosign and record the latest checkpoint of one (date, sheet)'s log."""
         path = f"/logs/{urllib.parse.quote(date)}/{urllib.parse.quote(sheet)}"
         try:
-            note = self.server.get(path + "/checkpoint")["note"]
+            note = self.server.get_field(path + "/checkpoint", "note", str)
         except ServerError as error:
             if error.code == "no-checkpoint":
                 return Outcome(f"{date}/{sheet}", NO_CHECKPOINT, "no checkpoint yet")
@@ -209,7 +223,7 @@ class Witness:
                                       f"size accepted before has root {accepted.root}", note)
             return
         query = f"?from={accepted.size}&to={checkpoint.size}"
-        proof = self.server.get(path + "/consistency" + query)["proof"]
+        proof = self.server.get_field(path + "/consistency" + query, "proof", list)
         try:
             hashes = [bytes.fromhex(h) for h in proof]
         except (TypeError, ValueError):
