@@ -27,6 +27,10 @@ def test_the_documented_vector():
     line = gossip.gossip_line(BODY)
     assert line.text() == "log 2026-12-02/yahtzee 2 VFOJ-F4DH-7QFX-BYV3-F7XI"
     assert line.size == 2
+    vector = VECTORS["tlog"]["gossip"]
+    assert vector == {"body_sha256": hashlib.sha256(BODY.encode()).hexdigest(),
+                      "base32": base64.b32encode(hashlib.sha256(BODY.encode()).digest()).decode(),
+                      "fingerprint": FINGERPRINT, "line": line.text()}
 
 
 def test_the_line_is_found_in_a_pasted_share_text():
