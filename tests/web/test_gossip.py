@@ -1,7 +1,8 @@
 """Gossip in a real browser: a friend finishes a game on a live v2 date, its minute's checkpoint
 is cut, and their share text carries the checkpoint's gossip line. Another player pastes that
 text on the Verify page: match, in English and in French. A tampered fingerprint (the same
-size: read as a fork) and a size the log never served are mismatches."""
+size: read as a fork) and a size the log never served are mismatches. The play page's end
+card copies the line once a checkpoint covers the game."""
 
 import re
 import time
@@ -11,6 +12,7 @@ from playwright.sync_api import expect
 
 from fairness import gossip
 from fairness.note import parse_note
+from tests.web.test_play import finish_a_game
 from tests.web.test_verify import play_through_the_api
 
 PLAY_DATE = "2026-03-10"
@@ -93,3 +95,31 @@ def test_a_size_never_served_and_a_text_without_a_line(new_context, friend_share
     expect(page.locator("[data-friend-verdict]")).to_contain_text("no list of 7 games")
     assert compare(page, "Yacht Daily 2026-03-10 - Yahtzee - 100 points") == "unverified"
     expect(page.locator("[data-friend-verdict]")).to_contain_text("paste the whole result")
+
+
+def copy_result(page) -> str:
+    """Click "Copy result" on the end card: the text copied (or, where the browser refused the
+    clipboard, put in the selected text box)."""
+    page.bring_to_front()
+    page.evaluate("document.querySelector('[data-copy-status]').textContent = ''")
+    page.locator("[data-copy]").click()
+    expect(page.locator("[data-copy-status]")).not_to_be_empty()
+    if page.locator("[data-fallback]").is_visible():
+        return page.locator("[data-share-text]").input_value()
+    return page.evaluate("navigator.clipboard.readText()")
+
+
+def test_the_end_card_copies_the_log_line_once_a_checkpoint_covers_the_game(
+        new_context, web_server, friend_share):
+    """Copied at once, the result has no log line yet; copied again after the minute's
+    checkpoint, it carries that checkpoint's line."""
+    page = new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
+    final = finish_a_game(page, "yacht")
+    assert "\nlog " not in copy_result(page)
+    web_server.set_clock("2026-03-10T12:02:00Z")
+    deadline = time.monotonic() + WAIT_SECONDS
+    while page.request.get(f"/api/v1/games/{final['id']}").json()["game"]["checkpoint"] is None:
+        assert time.monotonic() < deadline, "no checkpoint covers the game"
+        time.sleep(0.2)
+    assert gossip.find_gossip_line(copy_result(page)).text().startswith(
+        "log 2026-03-10/yacht 1 ")
