@@ -16,6 +16,7 @@ so that the file holds games that hit the Joker rule, the +100 bonus and the upp
 """
 
 import argparse
+import base64
 import datetime as dt
 import hashlib
 import json
@@ -34,6 +35,7 @@ from fairness import (
     Game,
     canonical_json,
     extra_bonus,
+    gossip,
     ledger,
     match,
     merkle,
@@ -820,6 +822,12 @@ def tlog_vectors(key: Ed25519PrivateKey) -> dict:
             "key_id": notes.key_id(tlog.origin(public_key, date, "yahtzee"), notes.ED25519,
                                    bytes.fromhex(public_key)).hex(),
             "note": first_log,
+        },
+        "gossip": {
+            "body_sha256": tlog.body_hash(body).hex(),
+            "base32": base64.b32encode(tlog.body_hash(body)).decode("ascii"),
+            "fingerprint": gossip.fingerprint(body),
+            "line": gossip.gossip_line(body).text(),
         },
         "witness": {
             "name": WITNESS_NAME,

@@ -40,7 +40,10 @@ _LANG = {"name": "lang", "in": "query", "required": False,
          "description": "Language of messages (else Accept-Language)."}
 _DAY_GAME = {"type": "object", "properties": {
     "id": _GAME_ID, "player": {"type": "string"}, "name": {"type": ["string", "null"]},
-    "status": {"type": "string"}, "transcript": {"type": "array", "items": _ref("Action")},
+    "status": {"type": "string"},
+    "scouting": {"type": "boolean", "description": "An abandoned game that looks like scouting "
+                 "(docs/api.md): three unheld rolls every turn, never finished."},
+    "transcript": {"type": "array", "items": _ref("Action")},
     "receipt": {"oneOf": [_ref("Receipt"), {"type": "null"}]}}}
 _NAMES = {"type": "object", "properties": {"en": {"type": "string"}, "fr": {"type": "string"}},
           "required": ["en", "fr"]}
@@ -122,9 +125,12 @@ _SCHEMAS = {
                            "consistency": {"type": "array", "items": _HEX64}}}}},
     },
     "GameCheckpoint": {
-        "type": "object", "required": ["size", "note"],
+        "type": "object", "required": ["size", "fingerprint", "note"],
         "description": "The latest checkpoint of the game's log that covers it.",
-        "properties": {"size": {"type": "integer"}, "note": {"type": "string"}},
+        "properties": {"size": {"type": "integer"},
+                       "fingerprint": {"type": "string", "description": "FAIRNESS.md, "
+                                       "\"Gossip\": size and 20 base32 characters."},
+                       "note": {"type": "string"}},
     },
     "Game": {
         "type": "object",

@@ -20,11 +20,14 @@ from app.ledger.days import service_date
 from app.ledger.signing import verify_signature
 from app.play import history, players
 from app.play.games import GameConflict, Played, Roll, Score, game_not_found, parse_hold
+from app.play.scouting import looks_like_scouting
 from app.play.share import share_text
 from app.play.views import game_state, revealed_answer, rulesets_json, window_json
 from app.services import services
 from fairness import audit
 from fairness.checkpoint import MAX_SIZE
+from fairness.gossip import fingerprint
+from fairness.note import parse_note
 from fairness.sheets import ANY_DAILY_RULESETS
 from strategy import TablesNotReady
 
@@ -217,8 +220,20 @@ def get_game(game_id: str):
     if not (played.game.finished and services().logs.is_logged(played.record.date)):
         return game_answer(played)
     state = game_state(played, services().now(), language())
-    state["checkpoint"] = services().logs.game_checkpoint(played.record)
+    state["checkpoint"] = game_checkpoint(played)
     return jsonify({"game": state})
+
+
+def game_checkpoint(played: Played) -> dict | None:
+    """``{"size", "fingerprint", "note"}`` of the latest checkpoint of a finished v2 game's log
+    that covers it, or None (a v1 game, or no checkpoint covers it yet)."""
+    if not (played.game.finished and services().logs.is_logged(played.record.date)):
+        return None
+    found = services().logs.game_checkpoint(played.record)
+    if found is None:
+        return None
+    body, _ = parse_note(found["note"])
+    return {"size": found["size"], "fingerprint": fingerprint(body), "note": found["note"]}
 
 
 @bp.post("/games/<game_id>/roll")
@@ -254,7 +269,9 @@ def share(game_id: str):
         raise ApiError(409, "not-finished", "The game is not finished yet.")
     link = current_app.config.get("PUBLIC_URL") or request.host_url
     loss = services().coach.loss(played.record)
-    return Response(share_text(played, link, language(), loss), mimetype="text/plain")
+    checkpoint = game_checkpoint(played)
+    body = parse_note(checkpoint["note"])[0] if checkpoint else None
+    return Response(share_text(played, link, language(), loss, body), mimetype="text/plain")
 
 
 @bp.get("/games/<game_id>/proof")
@@ -459,6 +476,7 @@ def day_games(date: str, ruleset: str):
                 "player": record.player,
                 "name": record.name or None,
                 "status": "finished" if record.receipt else "abandoned",
+                "scouting": looks_like_scouting(record.transcript, record.receipt is not None),
                 "transcript": list(record.transcript),
                 "receipt": record.receipt,
             }

@@ -1,4 +1,5 @@
-"""The ``yacht-daily`` command: init, serve, reveal, checkpoint, ledger, new-epoch.
+"""The ``yacht-daily`` command: init, serve, reveal, checkpoint, ledger, new-epoch (and verify,
+strategy, witness).
 
 Commands that need Redis use ``REDIS_URL`` when set, else the embedded server of the data
 directory: the running one if ``serve`` is up, otherwise one started just for the command.
@@ -22,6 +23,7 @@ from redis.exceptions import RedisClusterException
 from app.cli.server import LOG_FORMATS, WORKER_CLASSES, GunicornServer, server_options
 from app.cli.strategy import strategy
 from app.cli.verify import verify
+from app.cli.witness import witness
 from app.config import data_dir_from_env
 from app.ledger import keys
 from app.ledger.clock import system_now
@@ -291,3 +293,4 @@ def new_epoch(data_dir: Path | None, start: dt.datetime, days: int | None,
 
 main.add_command(verify)
 main.add_command(strategy)
+main.add_command(witness)

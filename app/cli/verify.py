@@ -19,7 +19,9 @@ import click
 from app.ledger.signing import verify_signature
 from fairness import audit
 from fairness.audit import log_checks
+from fairness.audit.gossip_checks import check_gossip
 from fairness.errors import LedgerError
+from fairness.gossip import find_gossip_line
 from fairness.ledger import EPOCH_TYPE
 from fairness.note import parse_vkey
 from fairness.sheets import ANY_DAILY_RULESETS
@@ -155,14 +157,16 @@ def files(ledger_path: str, receipt_path: str, transcript_path: str,
               help="A witness key name+keyid+base64 whose cosignatures count; repeatable.")
 @click.option("--quorum", type=click.IntRange(0), default=None,
               help="Cosignatures the last checkpoint needs (default: every --witness).")
+@click.option("--friend", "friend_path", type=click.Path(dir_okay=False),
+              help="A friend's share text: its checkpoint fingerprint must be one of this log's.")
 @expect_key_option
 def log(url: str | None, ledger_path: str | None, log_path: str | None, date: str, sheet: str,
         games_path: str | None, receipt_path: str | None, proof_path: str | None,
         game_ids: tuple[str, ...], saved_paths: tuple[str, ...], witnesses: tuple[str, ...],
-        quorum: int | None, expect_keys: tuple[str, ...]) -> None:
+        quorum: int | None, friend_path: str | None, expect_keys: tuple[str, ...]) -> None:
     """Verify a v2 (date, sheet)'s log of finished games, live from a server (--url) or from
     downloaded files: checkpoints, consistency, the close against the reveal, cosignatures,
-    receipts and saved checkpoints."""
+    receipts, saved checkpoints and a friend's share text (--friend)."""
     if url is None and (ledger_path is None or log_path is None or game_ids):
         raise click.UsageError("give --url, or both --ledger and --log (--game needs --url)")
     try:
@@ -183,6 +187,7 @@ def log(url: str | None, ledger_path: str | None, log_path: str | None, date: st
             receipts.append((fetch(url, f"/games/{game_id}")["game"]["receipt"],
                              fetch(url, f"/games/{game_id}/proof")["proof"]))
         saved = [open_text(path) for path in saved_paths]
+        friend = find_gossip_line(open_text(friend_path)) if friend_path else None
     except READ_ERRORS as error:
         cannot_read(error)
     checks = log_checks.check_log(entries, date, sheet, published, verify_signature, keys,
@@ -195,6 +200,8 @@ def log(url: str | None, ledger_path: str | None, log_path: str | None, date: st
         epoch = log_checks.epoch_key_for(audit.LedgerView.read(entries), date)
         checks += log_checks.check_saved_checkpoints(
             saved, published, verify_signature, epoch["public_key"] if epoch else None)
+    if friend is not None:
+        checks += check_gossip(published, date, sheet, friend)
     finish(checks + key_checks(entries, expected))
 
 

@@ -28,6 +28,7 @@ from redis.exceptions import LockError, RedisClusterException
 import strategy
 from app.ledger.keys import Secrets
 from app.ledger.service import LedgerService
+from app.play.scouting import count_scouting
 from app.storage.store import GameRecord, SkillStore, Store
 from fairness import DAILY_RULESETS, DiceStream
 from fairness.sheets import DAILY_RULESETS_WITH_YATZY
@@ -212,6 +213,7 @@ class Coach:
                 "perfect": {"total": perfect.totals().total,
                             "transcript": list(perfect.transcript)},
                 "foresight": {"total": foresight.total, "line": list(foresight.line)},
+                "scouting": count_scouting(self.store, date, ruleset),
             }
         return references
 

@@ -2,12 +2,19 @@
 
     Yacht Daily 2026-11-29 - Yahtzee - 245 points - −6.3 vs perfect play
     13 boxes: 11 scored, 2 zeroed - upper bonus reached - five of a kind: 1
+    log 2026-11-29/yahtzee 12 KQ4M-7XPA-B2CD-RT5E-W3NZ
     https://example.org/play/yahtzee/2026-11-29
+
+The ``log …`` line (FAIRNESS.md, "Gossip: fingerprints in share texts") names the signed
+checkpoint of the day's log that includes the game, once one does (within a minute of the
+finish): a friend can check it against the log their own browser is shown. It says how many
+games had finished, nothing about the dice.
 """
 
 from app.play.games import Played
 from app.play.views import five_of_a_kind_count
 from fairness import get_ruleset
+from fairness.gossip import gossip_line
 
 PRODUCT = "Yacht Daily"
 
@@ -31,9 +38,11 @@ _TEXTS = {
 }
 
 
-def share_text(played: Played, link: str, language: str, loss: float | None = None) -> str:
+def share_text(played: Played, link: str, language: str, loss: float | None = None,
+               checkpoint_body: str | None = None) -> str:
     """The share text of a finished game, in ``language`` (``en`` or ``fr``), with its skill
-    figure (expected points lost to perfect play, one decimal) when ``loss`` is known."""
+    figure (expected points lost to perfect play, one decimal) when ``loss`` is known, and the
+    gossip line of ``checkpoint_body``, the log's checkpoint that includes it, when one does."""
     texts = _TEXTS.get(language, _TEXTS["en"])
     game = played.game
     ruleset = get_ruleset(game.ruleset)
@@ -49,4 +58,7 @@ def share_text(played: Played, link: str, language: str, loss: float | None = No
                                   total=totals.total)
     if loss is not None:
         title += " - " + texts["skill"].format(loss=f"{loss:.1f}")
-    return "\n".join([title, " - ".join(details), link]) + "\n"
+    lines = [title, " - ".join(details)]
+    if checkpoint_body is not None:
+        lines.append(gossip_line(checkpoint_body).text())
+    return "\n".join([*lines, link]) + "\n"

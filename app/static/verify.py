@@ -13,11 +13,15 @@ server's code. It recomputes everything from what the server published.
     python3 verify.py log   --ledger ledger.json --log log.json --date 2026-12-02 \\
                             --sheet yahtzee [--games games.json] [--receipt r.json \\
                             --proof p.json] [--saved checkpoint.txt] [--witness VKEY]
+    python3 verify.py log   --url https://yacht.example --date 2026-12-02 \\
+                            --sheet yahtzee [--witness VKEY] [--friend share.txt]
 
 The log mode checks a v2 day's log of finished games (FAIRNESS.md, "The day's log"): its
 signed checkpoints, their consistency, the close checkpoint against the reveal, the final
 transcripts, a receipt's place in the log, checkpoints you kept, and the cosignatures of the
-witnesses you name (--witness, repeatable; --quorum k, default all of them).
+witnesses you name (--witness, repeatable; --quorum k, default all of them). With --url it
+fetches what is not given as a file from the server. --friend FILE checks the fingerprint in a
+friend's share text ("log <date>/<sheet> <size> XXXX-…") against the log as served to you.
 
 Each mode takes --expect-key HEX (repeatable) or --expect-key FILE: the epoch public keys you
 recorded earlier, each epoch entry's key is then checked to be one of them. The day mode reads
@@ -1516,6 +1520,54 @@ def check_saved(report, saved, log, verify=None, key=None):
                                                "unchanged")
 
 
+FINGERPRINT_CHARACTERS = 20
+GOSSIP_LINE = re.compile(r"(?<!\S)log ([0-9]{4}-[0-9]{2}-[0-9]{2})/([a-z]+(?:-[a-z]+)*) "
+                         r"((?:0|[1-9][0-9]{0,15}) (?:[A-Z2-7]{4}-){4}[A-Z2-7]{4})(?!\S)")
+
+
+def fingerprint(body):
+    """A checkpoint body's fingerprint (FAIRNESS.md, "Gossip"): its size, a space, the first 20
+    characters of base32(SHA-256(body)) in groups of four joined by hyphens."""
+    code = base64.b32encode(hashlib.sha256(body.encode("utf-8")).digest()).decode()
+    code = code[:FINGERPRINT_CHARACTERS]
+    groups = "-".join(code[i:i + 4] for i in range(0, FINGERPRINT_CHARACTERS, 4))
+    return f"{read_checkpoint(body)['size']} {groups}"
+
+
+def find_gossip_line(text):
+    """(date, sheet, fingerprint) of the first gossip line of a share text, or ValueError."""
+    found = GOSSIP_LINE.search(text)
+    if found is None:
+        raise ValueError("the share text holds no line 'log <date>/<sheet> <size> "
+                         "XXXX-XXXX-XXXX-XXXX-XXXX'")
+    return found.groups()
+
+
+def check_gossip(report, log, date, sheet, line):
+    """A friend's gossip line names a checkpoint of this log as it is served here."""
+    points, problems = read_log(log)
+    if problems:
+        report.add("gossip", False, "; ".join(problems))
+        return
+    friend_date, friend_sheet, friend = line
+    if (friend_date, friend_sheet) != (date, sheet):
+        report.add("gossip", False, f"the friend's line is about {friend_date}/{friend_sheet}, "
+                                    f"not {date}/{sheet}")
+        return
+    prints = [fingerprint(p[1]) for p in points]
+    size = int(friend.split(" ")[0])
+    same_size = [prints[i] for i, p in enumerate(points) if p[0]["size"] == size]
+    if friend in prints:
+        report.add("gossip", True, f"checkpoint {prints.index(friend)} of the log (size "
+                                   f"{size}) has the fingerprint {friend}")
+    elif same_size:
+        report.add("gossip", False, f"the log's checkpoint of size {size} has the fingerprint "
+                                    f"{same_size[0]}, not {friend} (a fork: two histories)")
+    else:
+        report.add("gossip", False, f"the log has no checkpoint of size {size} (another "
+                                    "history)")
+
+
 def check_final_transcripts(report, log, games):
     """The close checkpoint commits to every published game's final transcript."""
     points, problems = read_log(log)
@@ -2019,6 +2071,10 @@ def verify_log_files(args, verify, report):
                    else fetch(args.url, "/ledger")["entries"])
         log = (load(args.log, "log") if args.log
                else fetch(args.url, f"/logs/{args.date}/{args.sheet}"))
+        friend = None
+        if args.friend:
+            with open(args.friend, encoding="utf-8") as handle:
+                friend = find_gossip_line(handle.read())
         games = load(args.games, "games") if args.games else None
         if games is None and args.url and any(e.get("date") == args.date for e in entries):
             games = list(logged_day_games(args))
@@ -2045,6 +2101,8 @@ def verify_log_files(args, verify, report):
     if saved:
         epoch = owning_epoch(entries, args.date)
         check_saved(report, saved, log, verify, epoch["public_key"] if epoch else None)
+    if friend is not None:
+        check_gossip(report, log, args.date, args.sheet, friend)
     if expected:
         check_expected_keys(report, entries, expected)
     return print_report(report)
@@ -2101,6 +2159,8 @@ def main(argv=None):
                            "repeatable")
     logs.add_argument("--quorum", type=int, help="cosignatures required on the last checkpoint "
                                                  "(default: every --witness)")
+    logs.add_argument("--friend", metavar="FILE", help="a friend's share text: its checkpoint "
+                                                        "fingerprint must be one of this log's")
     for mode in (game, day, files, logs):
         mode.add_argument("--expect-key", action="append", default=[], metavar="HEX|FILE",
                           help="an epoch public key you recorded earlier (or a file of them); "

@@ -63,7 +63,7 @@ def references(date: str, ruleset: str, revealed: bool) -> dict | None:
     if found is None:
         return {"computing": True}
     return {"computing": False, "foresight": found["foresight"]["total"],
-            "perfect": found["perfect"]["total"]}
+            "perfect": found["perfect"]["total"], "scouting": found.get("scouting")}
 
 
 def day_summary(date: str) -> dict:

@@ -212,6 +212,39 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "yesMark": _("passed"),
         "noMark": _("failed"),
         "skipMark": _("not checkable"),
+        # a friend's share text against the day's log
+        "friendNoLine": _(
+            "No line “log <date>/<sheet> <size> XXXX-XXXX-XXXX-XXXX-XXXX” in this text: paste the "
+            "whole result your friend shared."
+        ),
+        "friendNoLog": _("There is no log of finished games for {date} on this site."),
+        "friendLogBad": _(
+            "The list of finished games this browser is shown for {date} does not verify: do "
+            "not trust this site’s results for that day."
+        ),
+        "friendMatch": plural_forms(lambda n: ngettext(
+            "Match: this browser is shown the same signed list of finished games as your "
+            "friend ({n} game, {fingerprint}).",
+            "Match: this browser is shown the same signed list of finished games as your "
+            "friend ({n} games, {fingerprint}).",
+            n,
+        )),
+        "friendFork": plural_forms(lambda n: ngettext(
+            "Mismatch: your friend was shown a list of {n} game with the fingerprint "
+            "{fingerprint}, this browser one with {ours}. The site showed you two different "
+            "histories: keep both results.",
+            "Mismatch: your friend was shown a list of {n} games with the fingerprint "
+            "{fingerprint}, this browser one with {ours}. The site showed you two different "
+            "histories: keep both results.",
+            n,
+        )),
+        "friendMissing": plural_forms(lambda n: ngettext(
+            "Mismatch: this browser is shown no list of {n} game with the fingerprint "
+            "{fingerprint}. Your friend was shown another history, or the text was changed.",
+            "Mismatch: this browser is shown no list of {n} games with the fingerprint "
+            "{fingerprint}. Your friend was shown another history, or the text was changed.",
+            n,
+        )),
     }
 
 

@@ -1228,6 +1228,75 @@ export async function parseWitness(text) {
   return { name: parts[0], key: raw.slice(1) };
 }
 
+// ---------------------------------------------------------------- gossip (FAIRNESS.md)
+
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const FINGERPRINT_CHARACTERS = 20;
+const GOSSIP_LINE = new RegExp("(?<!\\S)log ([0-9]{4}-[0-9]{2}-[0-9]{2})/([a-z]+(?:-[a-z]+)*) "
+  + "((?:0|[1-9][0-9]{0,15}) (?:[A-Z2-7]{4}-){4}[A-Z2-7]{4})(?!\\S)");
+
+/** RFC 4648 base32 of `bytes`, without padding. */
+function base32(bytes) {
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return bits ? out + BASE32[(value << (5 - bits)) & 31] : out;
+}
+
+/** A checkpoint body's fingerprint: its size, then 20 base32 characters of its SHA-256. */
+export async function checkpointFingerprint(body) {
+  const { size } = readCheckpoint(body);
+  const code = base32(await sha256(utf8(body))).slice(0, FINGERPRINT_CHARACTERS);
+  return `${size} ${code.match(/.{4}/g).join("-")}`;
+}
+
+/** {date, sheet, fingerprint} of the first gossip line in a pasted text, or null. */
+export function findGossipLine(text) {
+  const found = typeof text === "string" ? GOSSIP_LINE.exec(text) : null;
+  return found ? { date: found[1], sheet: found[2], fingerprint: found[3] } : null;
+}
+
+/** [{size, fingerprint}] of each readable checkpoint of a published log, in order. */
+export async function logFingerprints(log) {
+  const served = [];
+  for (const p of readLog(log).points) {
+    served.push({ size: p.checkpoint.size, fingerprint: await checkpointFingerprint(p.body) });
+  }
+  return served;
+}
+
+/**
+ * A friend's fingerprint against the log as this reader is served it: the log's own checks
+ * (verifyLog), then "gossip": one of its checkpoints has exactly that fingerprint.
+ */
+export async function verifyGossip({ ledger, date, ruleset, log, fingerprint }) {
+  const checks = await verifyLog({ ledger, date, ruleset, log });
+  const served = await logFingerprints(log);
+  const prints = served.map((p) => p.fingerprint);
+  const size = Number(fingerprint.split(" ")[0]);
+  const at = prints.indexOf(fingerprint);
+  const sameSize = served.filter((p) => p.size === size).map((p) => p.fingerprint);
+  let detail;
+  if (at >= 0) {
+    detail = `checkpoint ${at} of the log (size ${size}) has the fingerprint ${fingerprint}`;
+  } else if (sameSize.length) {
+    detail = `the log's checkpoint of size ${size} has the fingerprint ${sameSize[0]}, not `
+      + `${fingerprint} (a fork: two histories)`;
+  } else {
+    detail = `the log has no checkpoint of size ${size} (another history)`;
+  }
+  checks.push({ name: "gossip", ok: at >= 0, detail });
+  return checks;
+}
+
 /** The epoch that owns `date`: of those whose days cover it, the latest started; or null. */
 function epochCovering(view, date) {
   let owner = null;

@@ -200,8 +200,18 @@ function render() {
 
 // ---------- end of game ----------
 
+// A v2 game's share text gains its log line (the fingerprint of the checkpoint that covers the
+// game, FAIRNESS.md "Gossip") within a minute of the finish: until then it is asked again. (A
+// v2 game's receipt may still be null then: only a v1 receipt says no line will come.)
 function shareText() {
-  shareTextPromise ??= request("GET", `/games/${encodeURIComponent(game.id)}/share`).then(String);
+  shareTextPromise ??= request("GET", `/games/${encodeURIComponent(game.id)}/share`)
+    .then(String)
+    .then((text) => {
+      if (game.receipt?.type !== "yacht-daily/receipt/v1" && !/^log \S+ \d+ /m.test(text)) {
+        shareTextPromise = null;
+      }
+      return text;
+    });
   return shareTextPromise;
 }
 

@@ -1,0 +1,41 @@
+"""``yacht-daily witness`` run as its operator runs it, in a subprocess, for the witness tests."""
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.ledger import witness_key
+
+WITNESS = [sys.executable, "-c", "from app.cli.main import main; main()", "witness"]
+
+
+@dataclass
+class WitnessRun:
+    """A witness's files; ``once(url)`` runs one pass."""
+
+    key: Path
+    state: Path
+    name: str = "witness.test/w1"
+
+    def once(self, url: str, *options: str) -> subprocess.CompletedProcess:
+        """``yacht-daily witness URL --once``; its exit status and output."""
+        return subprocess.run([*WITNESS, url, "--key", str(self.key), "--state", str(self.state),
+                               "--name", self.name, "--once", *options],
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    def vkey(self, url: str) -> str:
+        """The witness's verifier key, as its first run prints it (creating the key)."""
+        done = self.once(url)
+        return next(line.split(" ", 1)[1] for line in done.stdout.splitlines()
+                    if line.startswith("witness "))
+
+    def create_key(self) -> str:
+        """Create the key file as a first run would, without running; the vkey."""
+        private_key, _ = witness_key.load_or_create(self.key)
+        return witness_key.witness_key(private_key, self.name).vkey
+
+    def read_state(self) -> dict:
+        """The state file."""
+        return json.loads(self.state.read_text())
