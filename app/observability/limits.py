@@ -25,6 +25,8 @@ from flask import g, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
 from redis.exceptions import RedisClusterException
 from werkzeug.exceptions import TooManyRequests
 
@@ -120,8 +122,13 @@ def init_app(app) -> None:
     }
     for endpoint, kind in endpoints.items():
         app.view_functions[endpoint] = decorators[kind](app.view_functions[endpoint])
-        if kind == "action":
-            limiter.exempt(app.view_functions[endpoint])  # counted by ActionBudget alone
+
+    action_endpoints = {endpoint for endpoint, kind in endpoints.items() if kind == "action"}
+
+    @limiter.request_filter
+    def counted_by_action_budget() -> bool:
+        """Flask-Limiter skips the actions at once: ActionBudget alone counts them."""
+        return request.endpoint in action_endpoints
 
     refundable = {endpoint for endpoint, kind in endpoints.items() if kind != "transfer"}
 
@@ -153,7 +160,8 @@ COUNTED = "yacht_daily_actions_counted"
 class ActionBudget:
     """The rolls' and scorings' shared budget per client address: each request counted once as
     it arrives (one INCR per limit on the limiter's storage, which also refuses past the limit),
-    given back by ``refund`` when its answer did nothing."""
+    given back by ``refund`` when its answer did nothing. While that storage fails, the process
+    counts in memory."""
 
     SCOPE = "actions"
 
@@ -161,6 +169,7 @@ class ActionBudget:
         """Count on ``limiter``'s storage (and its in-memory fallback) against ``rule``."""
         self.limiter = limiter
         self.items = parse_many(rule)
+        self.fallback = FixedWindowRateLimiter(MemoryStorage())
 
     def counted(self, view):
         """``view`` with each call counted first, a 429 past the budget."""
@@ -176,22 +185,24 @@ class ActionBudget:
         address = get_remote_address()
         counted = g.setdefault(COUNTED, [])
         for item in self.items:
+            strategy = self.limiter.limiter
             try:
-                allowed = self.limiter.limiter.hit(item, self.SCOPE, address)
-            except Exception:  # as Flask-Limiter does with RATELIMIT_SWALLOW_ERRORS
-                log.exception("could not count an action against its rate limit")
-                continue
-            counted.append((item, address))  # a refused count is given back too, as a 429
+                allowed = strategy.hit(item, self.SCOPE, address)
+            except Exception as error:  # Redis away: count in this process meanwhile
+                log.warning("rate limit storage unreachable, counting in memory: %s", error)
+                strategy = self.fallback
+                allowed = strategy.hit(item, self.SCOPE, address)
+            counted.append((strategy, item, address))  # a refused count is given back too
             if not allowed:
-                reset = self.limiter.limiter.get_window_stats(item, self.SCOPE, address).reset_time
+                reset = strategy.get_window_stats(item, self.SCOPE, address).reset_time
                 g.setdefault(RETRY_AFTER, max(1, math.ceil(reset - time.time())))
                 raise TooManyRequests(f"Rate limit exceeded: {item}")
 
     def refund(self) -> None:
         """Give back what this request counted."""
-        for item, address in g.pop(COUNTED, ()):
+        for strategy, item, address in g.pop(COUNTED, ()):
             try:
-                self.limiter.limiter.hit(item, self.SCOPE, address, cost=-1)
+                strategy.hit(item, self.SCOPE, address, cost=-1)
             except Exception:
                 log.exception("could not give a rate limit count back")
 
