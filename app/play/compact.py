@@ -9,7 +9,7 @@ if the stored state is exactly that text, so the game's truth stays in Redis.
 
 import json
 
-from fairness import DAILY_RULESETS, Game, canonical_json, get_ruleset
+from fairness import DAILY_RULESETS, Game, get_ruleset
 from fairness.game import ROLLS_PER_TURN
 
 MAX_TEXT = 1000
@@ -18,8 +18,10 @@ _FIELDS = {"boxes", "date", "dice", "extra_bonus", "rolls_in_turn", "rolls_taken
 
 
 def state_text(game: Game, version: int) -> str:
-    """The compact state of ``game`` as action ``version`` (its transcript's length) left it."""
-    return canonical_json({
+    """The compact state of ``game`` as action ``version`` (its transcript's length) left it:
+    canonical JSON (sorted keys, no spaces; its values are ints, strings and null only, so
+    ``json.dumps`` needs no check for floats)."""
+    return json.dumps({
         "boxes": dict(game.boxes),
         "date": game.date,
         "dice": list(game.dice) if game.dice is not None else None,
@@ -28,7 +30,7 @@ def state_text(game: Game, version: int) -> str:
         "rolls_taken": game.rolls_taken,
         "ruleset": game.ruleset,
         "version": version,
-    }).decode()
+    }, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def game_from_state(text: str, transcript: tuple = ()) -> tuple[int, Game] | None:

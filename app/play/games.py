@@ -234,12 +234,13 @@ class GameService:
                     continue
                 raise GameConflict(error.code, str(error), played) from None
             entry = next_game.transcript[-1]
+            state = state_text(next_game, version + 1)
             receipt = None
             if next_game.finished:
                 receipt = self.ledger.sign_receipt(played.record, next_game)
             try:
-                applied, current = self.store.append_action(
-                    game_id, version, entry, receipt, state_text(next_game, version + 1))
+                applied, current = self.store.append_action(game_id, version, entry, receipt,
+                                                            state)
             except GameMissing:  # Redis lost it (e.g. a restart without persistence)
                 self._forget(game_id)
                 raise game_not_found() from None
@@ -247,7 +248,7 @@ class GameService:
                 raise date_revealed(played.record.date) from None
             if applied:
                 record = replace(played.record, transcript=(*played.record.transcript, entry),
-                                 receipt=receipt)
+                                 receipt=receipt, state=state)
                 applied = self._remember(record, next_game)
                 if receipt is not None:
                     self.store.record_finished(record, receipt["total"],
@@ -301,7 +302,7 @@ class GameService:
         if number == record.version - 1:
             return played
         transcript = record.transcript[: number + 1]
-        earlier = replace(record, transcript=transcript, receipt=None)
+        earlier = replace(record, transcript=transcript, receipt=None, state="")
         return Played(earlier, Game.from_transcript(record.ruleset, record.date, transcript),
                       played.window)
 

@@ -72,7 +72,7 @@ def game_state(played: Played, now: dt.datetime, language: str) -> dict:
         "totals": game.totals().as_dict(),
         "transcript": [dict(entry) for entry in record.transcript],
         "receipt": dict(record.receipt) if record.receipt else None,
-        "token": state_text(game, record.version),
+        "token": record.state or state_text(game, record.version),
     }
 
 

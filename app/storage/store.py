@@ -661,6 +661,9 @@ def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> Gam
     """A GameRecord from a script's flat HGETALL reply and LRANGE reply."""
     fields = dict(zip(meta[::2], meta[1::2], strict=True))
     receipt = fields.get("receipt")
+    state = fields.get("state", "")
+    if not state.endswith(f'"version":{len(transcript)}}}'):
+        state = ""  # not this transcript's (written by a version that did not keep it)
     return GameRecord(
         id=game_id,
         ruleset=fields["ruleset"],
@@ -670,7 +673,7 @@ def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> Gam
         transcript=tuple(json.loads(item) for item in transcript),
         receipt=json.loads(receipt) if receipt else None,
         created_at=fields.get("created_at", ""),
-        state=fields.get("state", ""),
+        state=state,
     )
 
 

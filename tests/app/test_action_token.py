@@ -147,3 +147,21 @@ def test_another_players_token_does_not_open_a_game(client, other, app):
     status, answer = call(stranger, "POST", f"/games/{state['id']}/roll",
                           {"roll": 0, "token": state["token"]})
     assert (status, answer["error"]["code"]) == (403, "not-your-game")
+
+
+def test_a_state_left_behind_by_an_older_version_is_not_trusted(client, other, redis_client):
+    """An entry appended without its state (as a worker of the version before issue 14 did):
+    the game is replayed from its transcript, and its next token is right."""
+    state = start(client, "yahtzee", PLAY_DATE)
+    _, answer = call(client, "POST", f"/games/{state['id']}/roll", {"roll": 0})
+    dice = answer["game"]["dice"]
+    score = {"action": "score", "category": "chance", "points": sum(dice), "bonus": 0}
+    redis_client.rpush(f"{game_key(state['id'])}:t", json.dumps(score, separators=(",", ":"),
+                                                               sort_keys=True))
+    status, answer = call(other, "GET", f"/games/{state['id']}")
+    assert status == 200 and answer["game"]["boxes"] == {"chance": score["points"]}
+    version, game = game_from_state(answer["game"]["token"])
+    assert version == 2 and game.dice is None and game.rolls_taken == 1
+    status, answer = call(other, "POST", f"/games/{state['id']}/roll",
+                          {"roll": 2, "token": answer["game"]["token"]})
+    assert status == 200 and answer["game"]["next_action"] == 3
