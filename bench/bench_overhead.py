@@ -14,7 +14,9 @@ references.
     .venv/bin/python bench/bench_overhead.py --workers 1,2 --players 8 --slice 3 --rounds 4
 
 ``--rate-limits`` counts the service's requests against (unreachable) limits in Redis, as
-production runs them. Loopback only; at most 32 players, 10 s slices, 20 rounds.
+production runs them. The strategy tables come from ``--tables`` (built there first if missing),
+so that no worker builds them during the run. Loopback only; at most 32 players, 10 s slices,
+20 rounds.
 """
 
 import argparse
@@ -51,6 +53,8 @@ sys.path[:0] = [str(ROOT)]
 from app.ledger import keys  # noqa: E402
 from app.ledger.days import earliest_today  # noqa: E402
 from app.storage.embedded import EmbeddedRedis  # noqa: E402
+from fairness import DAILY_RULESETS  # noqa: E402
+from strategy import load_or_build  # noqa: E402
 
 MAX_PLAYERS = 32
 MAX_SLICE = 10.0
@@ -102,7 +106,7 @@ def play_until(port: int, date: str, rng: random.Random, measures: Measures,
             kind, body = next_move(state, rng)
             status, answer, _ = measures.timed(
                 kind, port, "POST", f"/api/v1/games/{state['id']}/{kind}",
-                {**body, "roll": state["next_action"]}, cookie)
+                {**body, "roll": state["next_action"], "token": state["token"]}, cookie)
             if status != 200:
                 return
             state = answer["game"]
@@ -158,7 +162,8 @@ def run_slice(target: str, server, players: int, seconds: float, redis_url: str,
 def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
                   workers: int) -> dict[str, Tally]:
     """Start the three servers on ``workers`` workers and run the interleaved slices."""
-    env = {"REDIS_URL": redis_url, "YACHT_DAILY_DATA_DIR": str(data_dir)}
+    env = {"REDIS_URL": redis_url, "YACHT_DAILY_DATA_DIR": str(data_dir),
+           "YACHT_DAILY_STRATEGY_DIR": str(args.tables)}
     servers = {}
     try:
         servers[SERVICE] = start_gunicorn(workdir, workers, "sync", 1, env,
@@ -219,11 +224,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--rate-limits", action="store_true",
                         help="count the service's requests against (unreachable) limits")
+    parser.add_argument("--tables", type=Path, default=ROOT / "var" / "strategy",
+                        help="the strategy tables' directory (built there if missing)")
     args = parser.parse_args()
     if not (1 <= args.players <= MAX_PLAYERS and 0 < args.slice <= MAX_SLICE
             and 1 <= args.rounds <= MAX_ROUNDS):
         parser.error(f"--players 1..{MAX_PLAYERS}, --slice up to {MAX_SLICE:g}, "
                      f"--rounds 1..{MAX_ROUNDS}")
+    for ruleset in DAILY_RULESETS:
+        load_or_build(args.tables, ruleset)
     workdir = Path(tempfile.mkdtemp(prefix="yd-overhead-", dir="/tmp"))
     try:
         data_dir = workdir / "var"

@@ -194,7 +194,7 @@ def play_game(port: int, date: str, ruleset: str, rng: random.Random, measures: 
         kind, body = next_move(state, rng)
         status, answer, _ = measures.timed(
             kind, port, "POST", f"/api/v1/games/{state['id']}/{kind}",
-            {**body, "roll": state["next_action"]}, cookie)
+            {**body, "roll": state["next_action"], "token": state["token"]}, cookie)
         if status != 200:
             return
         state = answer["game"]

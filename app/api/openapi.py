@@ -136,7 +136,7 @@ _SCHEMAS = {
         "type": "object",
         "required": ["id", "date", "ruleset", "player", "name", "status", "next_action", "turn",
                      "turns", "dice", "rolls_in_turn", "rolls_left", "boxes", "allowed",
-                     "previews", "restriction", "totals", "transcript", "receipt"],
+                     "previews", "restriction", "totals", "transcript", "receipt", "token"],
         "properties": {
             "id": _GAME_ID, "date": _DATE, "ruleset": _RULESET, "player": {"type": "string"},
             "name": {"type": ["string", "null"]},
@@ -159,6 +159,8 @@ _SCHEMAS = {
             "receipt": {"oneOf": [_ref("Receipt"), {"type": "null"}]},
             "checkpoint": {"oneOf": [_ref("GameCheckpoint"), {"type": "null"}],
                            "description": "A finished game of a v2 day only."},
+            "token": {"type": "string", "description": "The game's compact state: echo it as "
+                                                      "the next action's `token`."},
         },
     },
     "GameAnswer": {"type": "object", "required": ["game"], "properties": {"game": _ref("Game")}},
@@ -308,7 +310,11 @@ def _paths() -> dict:
     game_param = _path_param("game_id", _GAME_ID)
     sheet_param = _path_param("sheet", _RULESET)
     action = {"roll": {"type": "integer", "minimum": 0, "maximum": 1000,
-                       "description": "The number of the action the client believes is next."}}
+                       "description": "The number of the action the client believes is next."},
+              "token": {"type": "string", "maxLength": 1000,
+                        "description": "The token of the game answer the action follows "
+                                       "(optional): any server applies the action in one "
+                                       "Redis round trip if the game is still in that state."}}
     return {
         "/rulesets": {"get": {
             "summary": "The daily sheets and their boxes",

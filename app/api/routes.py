@@ -36,6 +36,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 LANGUAGES = ("en", "fr")
 MAX_ACTION_NUMBER = 1000
+MAX_TOKEN = 1000
 DEFAULT_BOARD_SIZE = 10
 MAX_BOARD_SIZE = 100
 BUCKET_WIDTH = 25
@@ -98,6 +99,16 @@ def action_number(body: dict) -> int:
     if type(value) is not int or not 0 <= value <= MAX_ACTION_NUMBER:
         raise ApiError(400, "invalid-field",
                        "The field 'roll' must be the action number (an integer from 0).")
+    return value
+
+
+def action_token(body: dict) -> str | None:
+    """The body's optional ``token``: the ``token`` of the game answer the action follows."""
+    value = body.get("token")
+    if value is not None and (not isinstance(value, str) or len(value) > MAX_TOKEN):
+        raise ApiError(400, "invalid-field",
+                       f"The field 'token' must be the game's token (a string of at most "
+                       f"{MAX_TOKEN} characters).")
     return value
 
 
@@ -242,7 +253,7 @@ def roll(game_id: str):
     body = json_body()
     number = action_number(body)
     action = Roll(parse_hold(body.get("hold")))
-    return game_answer(_act(game_id, number, action))
+    return game_answer(_act(game_id, number, action, action_token(body)))
 
 
 @bp.post("/games/<game_id>/score")
@@ -251,14 +262,14 @@ def score(game_id: str):
     body = json_body()
     number = action_number(body)
     action = Score(text_field(body, "category"))
-    return game_answer(_act(game_id, number, action))
+    return game_answer(_act(game_id, number, action, action_token(body)))
 
 
-def _act(game_id: str, number: int, action) -> Played:
+def _act(game_id: str, number: int, action, token: str | None) -> Played:
     """Apply an action to the caller's game."""
     if not GAME_ID.fullmatch(game_id):
         raise game_not_found()
-    return services().games.act(game_id, players.current_player(), number, action)
+    return services().games.act(game_id, players.current_player(), number, action, token)
 
 
 @bp.get("/games/<game_id>/share")

@@ -1,10 +1,13 @@
 """Playing: create or resume a player's game, apply an action exactly once, read games.
 
-A game's truth is its stored transcript; each process keeps recently used games in a small
-cache, so an action costs one Redis round trip (the compare-and-set on the game's version)
-plus one more when it finishes the game (its leaderboard entry and its player's history). A
-process that has not seen the game yet reads it first; a copy another worker has outdated is
-caught by the compare-and-set, whose reply carries the fresh game.
+A game's truth is its stored transcript and, beside it, its compact state (``compact``); each
+process keeps recently used games in a small cache, so an action costs one Redis round trip
+(the compare-and-set on the game's version) plus one more when it finishes the game (its
+leaderboard entry and its player's history). A process whose copy is missing or outdated acts
+on the token the client echoes (the compact state of the answer it holds), which the
+compare-and-set checks against the stored state, and otherwise reads the game (rebuilt from its
+state, not replayed); a copy another worker has outdated is caught by the compare-and-set,
+whose reply carries the fresh game.
 """
 
 import contextlib
@@ -20,10 +23,12 @@ from app.ledger.daylog import LogService
 from app.ledger.days import DayWindow, day_window
 from app.ledger.keys import Secrets
 from app.ledger.service import LedgerService
+from app.play.compact import game_from_state, state_text
 from app.storage.store import GameMissing, GameRecord, GameSealed, Store
 from fairness import (
     ChainError,
     DiceStream,
+    FairnessError,
     Game,
     IllegalMove,
     InvalidHold,
@@ -211,16 +216,23 @@ class GameService:
         record = played.record
         return player is not None and self.game_id(player, record.date, record.ruleset) == record.id
 
-    def act(self, game_id: str, player: str | None, number: int, action: Roll | Score) -> Played:
+    def act(self, game_id: str, player: str | None, number: int, action: Roll | Score,
+            token: str | None = None) -> Played:
         """Apply ``action`` as action number ``number`` of the game, exactly once.
 
         A repeat of an applied action returns the game as that action left it; any other
         number is a 409 ``stale-action`` carrying the current game. A game the store does not
         hold (say Redis lost it) is a 404, and a game its date's reveal has read a 409
         ``day-closed`` even when this process's clock lags: the compare-and-set refuses it,
-        with nothing written.
+        with nothing written. ``token``, the compact state of the answer the client holds,
+        spares a process without a current copy of the game the read before the write.
         """
         played = self._cached(game_id)
+        if token and (played is None or played.record.version != number):
+            applied = self._act_on_token(game_id, player, number, action, token)
+            if applied is not None:
+                return applied
+            played = self._cached(game_id)
         fresh = played is None
         if played is None:
             played = self.get(game_id)
@@ -248,20 +260,23 @@ class GameService:
                     continue
                 raise GameConflict(error.code, str(error), played) from None
             entry = next_game.transcript[-1]
+            state = state_text(next_game, version + 1)
             receipt = None
             # (issue 11) A v2 game's receipt is its log leaf, signed once the leaf has its index.
             logged = next_game.finished and self.logs.is_logged(played.record.date)
             if next_game.finished and not logged:
                 receipt = self.ledger.sign_receipt(played.record, next_game)
             try:
-                conflict = self.store.append_action(game_id, version, entry, receipt)
+                applied, current = self.store.append_action(game_id, version, entry, receipt,
+                                                            state)
             except GameMissing:  # Redis lost it (e.g. a restart without persistence)
                 self._forget(game_id)
                 raise game_not_found() from None
             except GameSealed:
                 raise date_revealed(played.record.date) from None
-            if conflict is None:
-                record = replace(played.record, transcript=(*played.record.transcript, entry))
+            if applied:
+                record = replace(played.record, transcript=(*played.record.transcript, entry),
+                                 state=state)
                 if logged:
                     receipt = self.logs.finish(record, next_game)
                 record = replace(record, receipt=receipt)
@@ -273,8 +288,45 @@ class GameService:
                     for listener in self.finish_listeners:
                         listener(record)
                 return applied
-            played, fresh = self._remember(conflict), True
+            played, fresh = self._remember(current), True
         raise GameConflict("busy", "The game changed too often meanwhile; try again.", played)
+
+    def _act_on_token(self, game_id: str, player: str | None, number: int,
+                      action: Roll | Score, token: str) -> Played | None:
+        """Apply the action to the state ``token`` claims, in one round trip: the
+        compare-and-set writes only if the stored state is exactly the token. None when the
+        token cannot serve (malformed, another game's or version's, the rules refuse the action
+        on it, the action finishes the game: its receipt signs the whole transcript) or Redis
+        holds another state (then cached): the caller takes the usual path, which also gives
+        every refusal its usual answer."""
+        claimed = game_from_state(token)
+        if claimed is None or claimed[0] != number or player is None:
+            return None
+        claimed_game = claimed[1]
+        date, ruleset = claimed_game.date, claimed_game.ruleset
+        if self.game_id(player, date, ruleset) != game_id:  # the id proves (player, date, sheet)
+            return None
+        if not self.window(date).accepts_actions(self.clock()):
+            return None
+        try:
+            next_game = action.apply(claimed_game, self._stream_of(date, ruleset))
+        except FairnessError:
+            return None
+        if next_game.finished:
+            return None
+        try:
+            applied, record = self.store.append_action(
+                game_id, number, next_game.transcript[-1], None, state_text(next_game, number + 1),
+                claimed_state=token, want_game=True)
+        except GameMissing:
+            self._forget(game_id)
+            raise game_not_found() from None
+        except GameSealed:
+            raise date_revealed(date) from None
+        if not applied:
+            self._remember(record)
+            return None
+        return self._remember(record, replace(next_game, transcript=record.transcript))
 
     def _as_after(self, played: Played, number: int) -> Played:
         """The game as action ``number`` left it (the answer that action got)."""
@@ -282,7 +334,7 @@ class GameService:
         if number == record.version - 1:
             return played
         transcript = record.transcript[: number + 1]
-        earlier = replace(record, transcript=transcript, receipt=None)
+        earlier = replace(record, transcript=transcript, receipt=None, state="")
         return Played(earlier, Game.from_transcript(record.ruleset, record.date, transcript),
                       played.window)
 
@@ -295,7 +347,8 @@ class GameService:
         try:
             created, record = self.store.create_or_load_game(
                 game_id, ruleset=ruleset, date=date, player=self.secrets.pseudonym(player),
-                name=name, created_at=format_timestamp(self.clock()), first_of_epoch=first_of_epoch,
+                name=name, created_at=format_timestamp(self.clock()),
+                state=state_text(Game.new(ruleset, date), 0), first_of_epoch=first_of_epoch,
                 new_day_format=self.logs.new_day_format,
             )
         except GameSealed:
@@ -323,7 +376,7 @@ class GameService:
         if game is None and cached is not None and cached.record.version == record.version:
             game = cached.game
         if game is None:
-            game = Game.from_transcript(record.ruleset, record.date, record.transcript)
+            game = _rebuilt(record)
         played = Played(record, game, self.window(record.date))
         with self._lock:
             self._games[record.id] = played
@@ -334,13 +387,28 @@ class GameService:
 
     def _stream(self, record: GameRecord) -> DiceStream:
         """The day's dice stream for the game's (date, ruleset), kept per process."""
-        key = (record.date, record.ruleset)
+        return self._stream_of(record.date, record.ruleset)
+
+    def _stream_of(self, date: str, ruleset: str) -> DiceStream:
+        """The day's dice stream of (date, ruleset), kept per process."""
+        key = (date, ruleset)
         with self._lock:
             stream = self._streams.get(key)
             if stream is None:
-                stream = DiceStream(self.secrets.seed(record.date), record.date, record.ruleset)
+                stream = DiceStream(self.secrets.seed(date), date, ruleset)
                 self._streams[key] = stream
             self._streams.move_to_end(key)
             while len(self._streams) > STREAM_CACHE_SIZE:
                 self._streams.popitem(last=False)
             return stream
+
+
+def _rebuilt(record: GameRecord) -> Game:
+    """The game of a stored record: from its compact state when it has one that matches its
+    transcript (written by the same script), else replayed from the transcript (games stored
+    before the state was)."""
+    stored = game_from_state(record.state, record.transcript) if record.state else None
+    if stored is not None and stored[0] == record.version and (
+            stored[1].ruleset, stored[1].date) == (record.ruleset, record.date):
+        return stored[1]
+    return Game.from_transcript(record.ruleset, record.date, record.transcript)

@@ -8,6 +8,7 @@ from flask import jsonify, request
 
 from app.ledger.clock import format_timestamp
 from app.ledger.days import DayWindow
+from app.play.compact import state_text
 from app.play.games import PLAYING, Played
 from fairness import Ruleset, get_ruleset
 from fairness.scoring import is_five_of_a_kind
@@ -72,6 +73,7 @@ def game_state(played: Played, now: dt.datetime, language: str) -> dict:
         "totals": game.totals().as_dict(),
         "transcript": [dict(entry) for entry in record.transcript],
         "receipt": dict(record.receipt) if record.receipt else None,
+        "token": record.state or state_text(game, record.version),
     }
 
 

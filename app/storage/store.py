@@ -67,7 +67,7 @@ _CREATE_GAME = """
 local created = 0
 if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('HSET', KEYS[1], 'ruleset', ARGV[1], 'date', ARGV[2], 'player', ARGV[3],
-             'name', ARGV[4], 'created_at', ARGV[5])
+             'name', ARGV[4], 'created_at', ARGV[5], 'state', ARGV[6])
   created = 1
 elseif ARGV[4] ~= '' then
   redis.call('HSET', KEYS[1], 'name', ARGV[4])
@@ -75,14 +75,23 @@ end
 return {created, redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
 """
 
+# The action's compare-and-set. ARGV: 1 the expected version, 2 the entry, 3 the receipt or '',
+# then (issue 14) 4 the game's state after the entry, 5 the state the action was computed from
+# when a client's token claimed it ('' when the worker's own copy did, read from Redis), 6 '1'
+# to have the game back on success (a worker that acted on a token holds no copy of it).
 _APPEND_ACTION = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 if redis.call('HEXISTS', KEYS[1], 'sealed') == 1 then return 0 end
-if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[1]) then
+if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[1])
+   or (ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'state') ~= ARGV[5]) then
   return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
 end
 redis.call('RPUSH', KEYS[2], ARGV[2])
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'receipt', ARGV[3]) end
+redis.call('HSET', KEYS[1], 'state', ARGV[4])
+if ARGV[6] == '1' then
+  return {1, redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
+end
 return 1
 """
 
@@ -266,6 +275,8 @@ class GameRecord:
     transcript: tuple[Mapping, ...]
     receipt: Mapping | None
     created_at: str = ""
+    state: str = ""  # the compact state after the transcript (app.play.games), "" if not stored
+
 
     @property
     def version(self) -> int:
@@ -301,13 +312,14 @@ class Store:
     # Games
 
     def create_or_load_game(self, game_id: str, *, ruleset: str, date: str, player: str,
-                            name: str | None, created_at: str,
+                            name: str | None, created_at: str, state: str,
                             first_of_epoch: int | None = None,
                             new_day_format: str = "2") -> tuple[bool, GameRecord]:
-        """Create the game unless it exists (then set its name if given); index it under its date
-        and in the player's history; with ``first_of_epoch``, note ``created_at`` as that
-        epoch's first game time unless one is noted already. The date's first game fixes its
-        format (``new_day_format``, or ``1`` when it had games before formats were marked).
+        """Create the game unless it exists (then set its name if given), with ``state`` (the
+        new game's compact state); index it under its date and in the player's history; with
+        ``first_of_epoch``, note ``created_at`` as that epoch's first game time unless one is
+        noted already. The date's first game fixes its format (``new_day_format``, or ``1``
+        when it had games before formats were marked).
 
         Returns (created, record). One round trip: the index script, the game's script and the
         history write are pipelined (and, once per process and epoch, the first game time noted
@@ -320,7 +332,7 @@ class Store:
             *(day_games_key(date, sheet) for sheet in ANY_DAILY_RULESETS)],
             [game_id, new_day_format])
         _queue_script(pipe, self._create_game, [game_key(game_id), transcript_key(game_id)],
-                      [ruleset, date, player, name or "", created_at])
+                      [ruleset, date, player, name or "", created_at, state])
         self._queue_history(pipe, player, "start", history_record(
             game_id, date=date, ruleset=ruleset, started_at=created_at))
         indexed, (created, meta, transcript), _ = pipe.execute()
@@ -358,24 +370,30 @@ class Store:
         return records
 
     def append_action(self, game_id: str, expected_version: int, entry: Mapping,
-                      receipt: Mapping | None) -> GameRecord | None:
-        """Append ``entry`` (and store ``receipt``) if the game is still at ``expected_version``.
+                      receipt: Mapping | None, state: str, claimed_state: str = "",
+                      want_game: bool = False) -> tuple[bool, GameRecord | None]:
+        """Append ``entry`` (and store ``receipt``; ``state`` becomes the game's compact state)
+        if the game is still at ``expected_version`` and, when ``claimed_state`` is given, its
+        stored state is exactly that text.
 
-        Returns None when applied, else the game as it now stands. Raises GameMissing (a
-        KeyError) when the game does not exist and GameSealed when its date's reveal has read
-        it, having written nothing.
+        Returns (True, the game after the entry if ``want_game``, else None) when applied, else
+        (False, the game as it now stands). Raises GameMissing (a KeyError) when the game does
+        not exist and GameSealed when its date's reveal has read it, having written nothing.
         """
         reply = self._append_action(
             keys=[game_key(game_id), transcript_key(game_id)],
-            args=[expected_version, _encode(entry), _encode(receipt) if receipt else ""],
+            args=[expected_version, _encode(entry), _encode(receipt) if receipt else "", state,
+                  claimed_state, "1" if want_game else ""],
         )
         if reply is None:
             raise GameMissing(game_id)
         if reply == 0:
             raise GameSealed(game_id)
         if reply == 1:
-            return None
-        return _record(game_id, *reply)
+            return True, None
+        if len(reply) == 3:
+            return True, _record(game_id, *reply[1:])
+        return False, _record(game_id, *reply)
 
     def existing_games(self, game_ids: Sequence[str]) -> set[str]:
         """Those of ``game_ids`` that exist."""
@@ -668,6 +686,9 @@ def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> Gam
     """A GameRecord from a script's flat HGETALL reply and LRANGE reply."""
     fields = dict(zip(meta[::2], meta[1::2], strict=True))
     receipt = fields.get("receipt")
+    state = fields.get("state", "")
+    if not state.endswith(f'"version":{len(transcript)}}}'):
+        state = ""  # not this transcript's (written by a version that did not keep it)
     return GameRecord(
         id=game_id,
         ruleset=fields["ruleset"],
@@ -677,6 +698,7 @@ def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> Gam
         transcript=tuple(json.loads(item) for item in transcript),
         receipt=json.loads(receipt) if receipt else None,
         created_at=fields.get("created_at", ""),
+        state=state,
     )
 
 

@@ -370,7 +370,7 @@ async function act(kind, body) {
   try {
     const data = await postJson(
       `/games/${encodeURIComponent(game.id)}/${kind}`,
-      { ...body, roll: game.next_action },
+      { ...body, roll: game.next_action, token: game.token },
       { retries: RETRIES },
     );
     adopt(data.game);
