@@ -320,6 +320,13 @@ def api_error_messages() -> dict[str, str]:
         "no-proof": _("A proof exists only for a finished game, once its date is revealed."),
         "no-receipt": _("Only a finished game has a receipt to verify."),
         "ledger-error": _("A ledger entry, receipt or proof is malformed."),
+        # the day's log (issue 11)
+        "unknown-log": _("This date and sheet have no log of finished games."),
+        "no-checkpoint": _("This log has no checkpoint yet."),
+        "invalid-size": _("That is not the size of a checkpoint of this log."),
+        "bad-cosignature": _("This cosignature is malformed or does not verify."),
+        "unknown-witness": _("This witness is not one the service trusts."),
+        "unknown-checkpoint": _("This log cut no such checkpoint."),
         # the server
         "storage-unavailable": _(
             "The game store is unavailable for a moment; try again in a few seconds."
