@@ -1,4 +1,4 @@
-"""Yacht Daily's verifiable core: rules, dice stream, seed chain, game, ledger formats.
+"""Yacht Daily's verifiable core: rules, dice streams, seed chain, game, matches, ledger formats.
 
 Pure and standard-library only: no I/O, so that anyone can audit it and every verifier
 shares it.
@@ -15,9 +15,11 @@ from .errors import (
     GameOver,
     HoldOnFirstRoll,
     IllegalMove,
+    InvalidClientSeed,
     InvalidDate,
     InvalidDice,
     InvalidHold,
+    InvalidMatch,
     InvalidSeed,
     JokerForbids,
     LedgerError,
@@ -28,11 +30,22 @@ from .errors import (
     UnknownRuleset,
 )
 from .game import Game, replay
+from .match import (
+    MATCH_TYPE,
+    MatchStream,
+    commitment,
+    match_result,
+    ranks,
+    seat_record,
+    seat_stream,
+    validate_client_seed,
+)
 from .rules import Placement, Totals, extra_bonus, placement, score, totals
 from .sheets import DAILY_RULESETS, RULESETS, Category, Ruleset, get_ruleset
 
 __all__ = [
     "DAILY_RULESETS",
+    "MATCH_TYPE",
     "RULESETS",
     "BoxFilled",
     "Category",
@@ -44,12 +57,15 @@ __all__ = [
     "GameOver",
     "HoldOnFirstRoll",
     "IllegalMove",
+    "InvalidClientSeed",
     "InvalidDate",
     "InvalidDice",
     "InvalidHold",
+    "InvalidMatch",
     "InvalidSeed",
     "JokerForbids",
     "LedgerError",
+    "MatchStream",
     "NoRollsLeft",
     "NotRolled",
     "Placement",
@@ -59,19 +75,25 @@ __all__ = [
     "UnknownCategory",
     "UnknownRuleset",
     "canonical_json",
+    "commitment",
     "digest",
     "extra_bonus",
     "format_date",
     "get_ruleset",
+    "match_result",
     "new_epoch",
     "parse_date",
     "placement",
     "previous_seed",
+    "ranks",
     "replay",
     "score",
+    "seat_record",
+    "seat_stream",
     "seed_for_day",
     "sha256_hex",
     "totals",
+    "validate_client_seed",
     "verify_seed",
     "verify_successor",
 ]

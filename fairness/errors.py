@@ -113,3 +113,15 @@ class LedgerError(FairnessError, ValueError):
     """Raised when a ledger entry, receipt or proof is malformed."""
 
     code = "ledger-error"
+
+
+class InvalidClientSeed(FairnessError, ValueError):
+    """Raised when a client seed is not 1 to 64 characters of ``A-Z a-z 0-9 - . _ ~``."""
+
+    code = "invalid-client-seed"
+
+
+class InvalidMatch(FairnessError, ValueError):
+    """Raised when a match's id, kind, seats or result fields are not what the protocol allows."""
+
+    code = "invalid-match"

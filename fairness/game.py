@@ -1,6 +1,7 @@
 """The game: an immutable state machine whose every action returns a new state.
 
-A state is fully determined by its ruleset, date and transcript. The transcript lists the
+A state is fully determined by its ruleset, date (None for a match game, whose dice come from
+a seat's stream: fairness.match) and transcript. The transcript lists the
 actions in order: ``{"action": "roll", "hold": [5 booleans], "dice": [5 ints]}`` and
 ``{"action": "score", "category": id, "points": int, "bonus": int}``.
 """
@@ -31,10 +32,10 @@ NO_HOLD = (False,) * 5
 
 @dataclass(frozen=True)
 class Game:
-    """One player's game on one (date, ruleset)."""
+    """One player's game on one (date, ruleset), or one seat's game of a match (date None)."""
 
     ruleset: str
-    date: str
+    date: str | None
     boxes: Mapping[str, int] = field(default_factory=dict)
     dice: tuple[int, ...] | None = None
     rolls_in_turn: int = 0
@@ -51,6 +52,16 @@ class Game:
     def from_transcript(cls, ruleset_id: str, date, transcript: Sequence[Mapping]) -> "Game":
         """Rebuild a stored game from its transcript, taking the dice as recorded."""
         return _fold(cls.new(ruleset_id, date), transcript, stream=None)
+
+    @classmethod
+    def new_match(cls, ruleset_id: str) -> "Game":
+        """A fresh seat's game of a match: no date, its dice from a ``fairness.match`` stream."""
+        return cls(get_ruleset(ruleset_id).id, None)
+
+    @classmethod
+    def from_match_transcript(cls, ruleset_id: str, transcript: Sequence[Mapping]) -> "Game":
+        """Rebuild a stored seat's game of a match from its transcript, dice as recorded."""
+        return _fold(cls.new_match(ruleset_id), transcript, stream=None)
 
     @property
     def finished(self) -> bool:
@@ -138,16 +149,20 @@ class Game:
         )
 
     def _check_stream(self, stream: DiceStream) -> None:
-        """Refuse a stream made for another date or ruleset (a programming error)."""
+        """Refuse a stream made for another date, ruleset or kind of game (a programming error)."""
         if (stream.date, stream.ruleset) != (self.date, self.ruleset):
-            raise ValueError(f"{stream!r} does not belong to a {self.ruleset} game of {self.date}")
+            of = f"of {self.date}" if self.date is not None else "of a match"
+            raise ValueError(f"{stream!r} does not belong to a {self.ruleset} game {of}")
 
 
 def replay(transcript: Sequence[Mapping], stream: DiceStream) -> Game:
     """Rebuild a game from ``transcript``, checking every action against the rules and ``stream``.
 
-    Raises ReplayMismatch on the first entry that differs from what the rules give.
+    Raises ReplayMismatch on the first entry that differs from what the rules give. A match
+    seat's stream (``fairness.match.seat_stream``, no date) replays a match game.
     """
+    if stream.date is None:
+        return _fold(Game.new_match(stream.ruleset), transcript, stream)
     return _fold(Game.new(stream.ruleset, stream.date), transcript, stream)
 
 
