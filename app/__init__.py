@@ -24,9 +24,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.init_app(app)
     players.init_app(app)
 
+    from app.api.matches import bp as matches_blueprint
     from app.api.routes import bp as api_blueprint
 
     app.register_blueprint(api_blueprint)
+    app.register_blueprint(matches_blueprint)
     web.init_app(app)
     observability.init_app(app)
     return app

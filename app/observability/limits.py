@@ -26,11 +26,13 @@ from app.services import redis_url
 
 API = "/api/v1"
 CREATE_RULE = f"{API}/games"
-ACTION_RULE = re.compile(rf"^{re.escape(API)}/games/<[^>]+>/(roll|score)$")
+MATCH_CREATE_RULE = f"{API}/matches"
+ACTION_RULE = re.compile(rf"^{re.escape(API)}/(games/<[^>]+>/(roll|score)|"
+                         rf"matches/<[^>]+>/(roll|score|advance))$")
 VERIFY_RULE = f"{API}/verify"
 DAY_GAMES_RULE = f"{API}/days/<date>/<ruleset>/games"
 TRANSFER_RULES = (f"{API}/me/transfer", f"{API}/me/transfer/redeem")
-KINDS = ("create", "action", "verify", "day-games", "transfer")
+KINDS = ("create", "match-create", "action", "verify", "day-games", "transfer")
 STORAGE_TIMEOUT = 2.0
 LIMITER_EXTENSION = "yacht_daily_limiter"
 MEMORY_STORAGE = "memory://"
@@ -53,6 +55,8 @@ def limited_endpoints(app) -> dict[str, str]:
         methods = rule.methods or ()
         if "POST" in methods and rule.rule == CREATE_RULE:
             found[rule.endpoint] = "create"
+        elif "POST" in methods and rule.rule == MATCH_CREATE_RULE:
+            found[rule.endpoint] = "match-create"
         elif "POST" in methods and ACTION_RULE.match(rule.rule):
             found[rule.endpoint] = "action"
         elif "POST" in methods and rule.rule == VERIFY_RULE:
@@ -103,6 +107,7 @@ def init_app(app) -> None:
     # 2xx gives its count back (refund_unsuccessful), except on the transfer codes' budget.
     decorators = {
         "create": limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"]),
+        "match-create": limiter.limit(app.config["RATE_LIMIT_MATCHES"], methods=["POST"]),
         "action": limiter.shared_limit(app.config["RATE_LIMIT_ACTIONS"], "actions",
                                        methods=["POST"]),
         "verify": limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"]),
