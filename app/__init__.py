@@ -26,9 +26,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from app.api.matches import bp as matches_blueprint
     from app.api.routes import bp as api_blueprint
+    from app.api.tables import bp as tables_blueprint
 
     app.register_blueprint(api_blueprint)
     app.register_blueprint(matches_blueprint)
+    app.register_blueprint(tables_blueprint)
     web.init_app(app)
     observability.init_app(app)
     return app

@@ -1,5 +1,6 @@
 """The service objects one app uses, built once per app from its configuration."""
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,9 +13,13 @@ from app.ledger.service import LedgerService
 from app.play.coach import Coach, TableSource, table_source
 from app.play.games import GameService
 from app.play.matches import MatchService
+from app.play.tables import TableService
+from app.play.turn_clock import TurnClock
+from app.push.channel import TableChannel
 from app.storage.embedded import SOCKET_NAME
 from app.storage.matches import MatchStore
 from app.storage.store import Store, connect
+from app.storage.tables import TableStore
 from fairness import RULESETS
 
 EXTENSION = "yacht_daily"
@@ -32,6 +37,7 @@ class Services:
     data_dir: Path
     epochs_seen: tuple[str, ...] = field(default=())
     matches: MatchService | None = None
+    tables: TableService | None = None
 
     def now(self):
         """The current time on the app's clock."""
@@ -81,6 +87,9 @@ def init_app(app: Flask) -> None:
         data_dir=data_dir,
         epochs_seen=keys.epochs_signature(data_dir),
         matches=matches,
+        tables=TableService(TableStore(store.client), matches, TableChannel(store.client),
+                            TurnClock(store.client, app.config.get("TURN_CLOCK") or time.time),
+                            secrets.pseudonym, clock),
     )
 
 

@@ -252,8 +252,10 @@ class MatchService:
                   for index, level in enumerate(bots, start=1)]
         return self.create_seated(seats, ruleset, kind or (COMPUTER if bots else PRACTICE))
 
-    def create_seated(self, seats: Sequence[Seat], ruleset: str, kind: str) -> Match:
-        """A new match with these seats (any mix of humans and bots, in play order)."""
+    def create_seated(self, seats: Sequence[Seat], ruleset: str, kind: str,
+                      client_seeds: Sequence[str | None] | None = None) -> Match:
+        """A new match with these seats (any mix of humans and bots, in play order) and, for a
+        table, every seat's client seed fixed already (None for a bot)."""
         now = format_timestamp(self.clock())
         epoch = self.secrets.for_date(self.clock().date()).epoch_number
         seed = os.urandom(SERVER_SEED_BYTES)
@@ -262,7 +264,7 @@ class MatchService:
             fields = {
                 "kind": kind, "ruleset": ruleset, "epoch": str(epoch), "status": PLAYING,
                 "seats": _json([seat.to_json() for seat in seats]),
-                "client_seeds": _json([None] * len(seats)),
+                "client_seeds": _json(list(client_seeds or [None] * len(seats))),
                 "commitment": commitment(seed), "sealed_seed": self.vault.seal(match_id, seed),
                 "created_at": now, "updated_at": now,
             }
@@ -295,10 +297,17 @@ class MatchService:
         a 409 ``stale-action``. A roll of a seat without a client seed needs ``client_seed``
         (then fixed); no one rolls before every human has given theirs.
         """
-        match = self.get(match_id)
         pseudonym = self.secrets.pseudonym(player) if player else None
+        return self.act_for(match_id, lambda match: match.seat_of(pseudonym), number, action,
+                            client_seed)
+
+    def act_for(self, match_id: str, seat_of: Callable[[Match], int | None], number: int,
+                action, client_seed: str | None = None) -> Match:
+        """``act`` for the seat ``seat_of(match)`` names (None: not the caller's match): a
+        table's pass-and-play seats and its turn clock act through this."""
+        match = self.get(match_id)
         for _ in range(MAX_ATTEMPTS):
-            seat = match.seat_of(pseudonym)
+            seat = seat_of(match)
             if seat is None:
                 raise not_your_match()
             if number < match.record.version and _same_action(match.record.log[number], seat,
