@@ -26,9 +26,10 @@ from app.services import redis_url
 
 API = "/api/v1"
 CREATE_RULE = f"{API}/games"
-MATCH_CREATE_RULE = f"{API}/matches"
+MATCH_CREATE_RULES = (f"{API}/matches", f"{API}/tables", f"{API}/tables/<table>/join",
+                      f"{API}/tables/<table>/start")
 ACTION_RULE = re.compile(rf"^{re.escape(API)}/(games/<[^>]+>/(roll|score)|"
-                         rf"matches/<[^>]+>/(roll|score|advance))$")
+                         rf"matches/<[^>]+>/(roll|score|advance)|tables/<[^>]+>/(roll|score))$")
 VERIFY_RULE = f"{API}/verify"
 DAY_GAMES_RULE = f"{API}/days/<date>/<ruleset>/games"
 TRANSFER_RULES = (f"{API}/me/transfer", f"{API}/me/transfer/redeem")
@@ -55,7 +56,7 @@ def limited_endpoints(app) -> dict[str, str]:
         methods = rule.methods or ()
         if "POST" in methods and rule.rule == CREATE_RULE:
             found[rule.endpoint] = "create"
-        elif "POST" in methods and rule.rule == MATCH_CREATE_RULE:
+        elif "POST" in methods and rule.rule in MATCH_CREATE_RULES:
             found[rule.endpoint] = "match-create"
         elif "POST" in methods and ACTION_RULE.match(rule.rule):
             found[rule.endpoint] = "action"

@@ -108,3 +108,16 @@ class ClockRunner:
             except (redis.RedisError, RedisClusterException) as error:
                 log.warning("turn clock pass failed: %s", error,
                             extra={"event": "turn-clock-retry"})
+
+
+def start_in(app) -> ClockRunner | None:
+    """Start the turn clock's thread of a Yacht Daily app (a bare WSGI app gets none)."""
+    from app.services import EXTENSION
+
+    extensions = getattr(app, "extensions", {})
+    if EXTENSION not in extensions:
+        return None
+    tables = extensions[EXTENSION].tables
+    runner = ClockRunner(tables.clock, tables.expire)
+    runner.start()
+    return runner
