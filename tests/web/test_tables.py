@@ -30,6 +30,7 @@ def open_page(browser, server, path: str):
 
 def create_table(page) -> None:
     """Ann's form: Yahtzee, two friends and two bots, a short clock."""
+    page.wait_for_function("document.querySelector('[data-client-seed]').value !== ''")
     page.fill("[data-name]", "Ann")
     page.select_option("[data-ruleset]", "yahtzee")
     for _ in range(3):
@@ -43,10 +44,14 @@ def create_table(page) -> None:
 
 
 def join(page, name: str) -> None:
-    """A friend's page: name, then sit at the table."""
+    """A friend's page: name, then sit at the table (once the page's script is running)."""
+    page.wait_for_function("document.querySelector('[data-join-seed]').value !== ''")
     page.fill("[data-join-name]", name)
     page.click("[data-join]")
-    page.wait_for_selector("[data-join-form]", state="hidden")
+    try:
+        page.wait_for_selector("[data-join-form]", state="hidden")
+    except Exception:
+        raise AssertionError(page.inner_text("[data-table-status]")) from None
 
 
 def play_if_my_turn(page) -> bool:
@@ -63,9 +68,8 @@ def play_if_my_turn(page) -> bool:
 
 
 def ranks_text(page) -> list[str]:
-    """The results list as the page writes it, without the coach's lines."""
-    return [text.split(" · ")[0] + " · " + text.split(" · ")[1]
-            for text in page.locator("[data-rank-seat]").all_inner_texts()]
+    """The results list as the page writes it (rank, name, points), best first."""
+    return page.locator("[data-rank-line]").all_inner_texts()
 
 
 def test_three_humans_two_bots_a_clock_a_reload_and_every_seat_verified(browser, server):

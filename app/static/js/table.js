@@ -166,11 +166,13 @@ function renderEnd() {
     for (const index of order) {
       const item = document.createElement("li");
       item.dataset.rankSeat = index;
-      item.textContent = `${say("rank", { rank: match.ranks[index] })} ${seatName(index)} · `
+      const line = document.createElement("span");
+      line.dataset.rankLine = index;
+      line.textContent = `${say("rank", { rank: match.ranks[index] })} ${seatName(index)} · `
         + say("points", { points: match.seats[index].totals.total });
       const review = document.createElement("span");
       review.dataset.review = index;
-      item.append(" ", review);
+      item.append(line, " ", review);
       ranks.append(item);
     }
     loadReviews(match);
