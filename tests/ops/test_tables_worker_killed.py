@@ -91,10 +91,10 @@ def test_a_killed_worker_stops_neither_the_table_nor_its_clock(killable_redis, d
             killed.append(victim)
         wait_for_turn(ann, table_id, 0)  # the clock played Bob's turn, then the bot played
     events = TableChannel(connect(killable_redis.url)).read(table_id, "0-0", count=10_000)
-    clock_moves = [action for event in events if event.kind == "actions"
-                   and event.data["by"] == "clock" for action in event.data["actions"]]
-    assert [(a["seat"], a["entry"]["action"]) for a in clock_moves] == [
-        (1, "roll"), (1, "score")] * 3
+    clock_moves = [action["entry"]["action"] for event in events if event.kind == "actions"
+                   and event.data["by"] == "clock" for action in event.data["actions"]
+                   if action["seat"] == 1]  # the bot's turn follows in the same write
+    assert clock_moves == ["roll", "score"] * 3
     _, answer = ann.call(f"/tables/{table_id}")
     bob_game = answer["table"]["match"]["seats"][1]
     assert len(bob_game["boxes"]) == 3
