@@ -41,6 +41,7 @@ CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, 
 CODE_LENGTH = 6
 CODE_ATTEMPTS = 5
 MAX_ATTEMPTS = 4
+BOTS_RETRY_SECONDS = 1.0
 BY_PLAYER, BY_CLOCK, BY_BOTS = "player", "clock", "bots"
 
 
@@ -235,16 +236,21 @@ class TableService:
 
     def expire(self, table_id: str) -> None:
         """The turn clock's move for ``table_id``, called by a runner that claimed it: play the
-        timed turn if its deadline has passed (a roll if none yet, then the best box), else
-        re-arm the deadline; disarm a table that ended or has no clock."""
+        bots' turns left due (their strategy table was loading), or the timed turn if its
+        deadline has passed (a roll if none yet, then the best box), else re-arm the deadline;
+        disarm a table that ended or has nothing to time."""
         table = self.store.load(table_id)
-        if table is None or table.status != PLAYING or not table.clock:
+        if table is None or table.status != PLAYING:
             self.clock.disarm(table_id)
             return
         for _ in range(MAX_ATTEMPTS):
             match = self.matches.get(table.match)
             turn = turn_of(match)
-            if turn is None:
+            if turn is not None and match.seats[match.turn_seat].kind == BOT:
+                self._published(table, match.record.version, self.matches.advance(match.id),
+                                BY_BOTS)
+                return
+            if turn is None or not table.clock:
                 self.clock.disarm(table_id)
                 return
             if turn != table.fields.get("turn"):
@@ -261,12 +267,8 @@ class TableService:
         self.clock.arm(table_id, self.clock.now() + 1)
 
     def _play_for_clock(self, table: TableRecord, match: Match) -> None:
-        """Apply the clock's move on the timed turn's seat (or the bots' due turns)."""
+        """Apply the clock's move on the timed turn's (human) seat."""
         seat = match.turn_seat
-        if match.seats[seat].kind == BOT:  # bots left due while the strategy tables loaded
-            self._published(table, match.record.version, self.matches.advance(match.id),
-                            BY_BOTS)
-            return
         if match.games[seat].dice is None:
             before = match.record.version
             match = self.matches.act_for(match.id, lambda _: seat, before, Roll(NO_HOLD))
@@ -298,8 +300,12 @@ class TableService:
 
     def _time_turn(self, table_id: str, clock_seconds: int, match: Match) -> float | None:
         """Time the match's current turn (unless timed already) and index its deadline; the
-        deadline, or None with no clock or at the end."""
+        deadline, or None with no clock or at the end. Bots left due (their strategy table was
+        loading) are indexed BOTS_RETRY_SECONDS ahead, clock or not, for the runner to play."""
         turn = turn_of(match)
+        if turn is not None and match.seats[match.turn_seat].kind == BOT:
+            self.clock.arm(table_id, self.clock.now() + BOTS_RETRY_SECONDS)
+            return None
         if not clock_seconds or turn is None:
             self.clock.disarm(table_id)
             return None
