@@ -1,5 +1,6 @@
 """The OpenAPI 3.1 document of ``/api/v1``, kept true to docs/api.md."""
 
+from app.api import openapi_tables
 from fairness import DAILY_RULESETS
 
 VERSION = "1.0.0"
@@ -444,9 +445,9 @@ def openapi_document() -> dict:
                  "description": "The provably fair daily dice challenge. Contract: docs/api.md; "
                                 "published formats: FAIRNESS.md."},
         "servers": [{"url": "/api/v1"}],
-        "paths": _with_common_errors(_paths()),
+        "paths": _with_common_errors({**_paths(), **openapi_tables.paths()}),
         "components": {
-            "schemas": _SCHEMAS,
+            "schemas": {**_SCHEMAS, **openapi_tables.SCHEMAS},
             "responses": {
                 f"E{status}": _json(_ref("Error"), text) for status, text in _ERROR_TEXTS.items()
             },
