@@ -187,7 +187,7 @@ def run(args, workdir: Path) -> None:
     load_or_build(strategy_dir, RULESET)
     data_dir = workdir / "var"
     today = dt.datetime.now(dt.UTC).date()
-    keys.initialise(data_dir, today - dt.timedelta(days=2), 30)
+    keys.initialise(data_dir, today, 30)  # no day to reveal: the coach stays idle
     with EmbeddedRedis(workdir / "redis") as redis_server:
         client = connect(redis_server.url)
         env = {**os.environ, "REDIS_URL": redis_server.url, "YACHT_DAILY_DATA_DIR": str(data_dir),
