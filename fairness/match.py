@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from .canonical import digest
-from .dice import DiceStream, dice_from_block, validate_seed
+from .dice import DiceStream, validate_seed
 from .errors import InvalidClientSeed, InvalidMatch
 from .sheets import get_ruleset
 
@@ -110,11 +110,6 @@ def seat_stream(server_seed, client_seeds: Sequence[str], match_id: str, seat: i
     return MatchStream(server_seed, client_seeds, match_id, seat, ruleset_id)
 
 
-def first_block_dice(stream: MatchStream) -> list[int]:
-    """The dice block 0 of a seat's stream yields (for vectors and by-hand checks)."""
-    return dice_from_block(stream.block(0))
-
-
 def ranks(totals: Sequence[int]) -> list[int]:
     """Each seat's rank: 1 + the number of seats with a strictly higher total (ties share it)."""
     return [1 + sum(other > mine for other in totals) for mine in totals]
@@ -190,8 +185,8 @@ def check_composition(kind: str, seat_kinds: Sequence[str], client_seed_count: i
     }
     if not allowed[kind]:
         raise InvalidMatch(f"a {kind} match cannot have {count} seats of which {humans} human "
-                           "(practice: 1 human; computer: 1 human and 1 to 5 bots; table: 2 to "
-                           "6 seats, at least one human)")
+                           "(practice: 1 human, computer: 1 human and 1 to 5 bots, table: 2 to "
+                           "6 seats with at least one human)")
     if humans != client_seed_count:
         raise InvalidMatch(f"{humans} human seats but {client_seed_count} client seeds")
 
