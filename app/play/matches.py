@@ -487,8 +487,8 @@ class MatchService:
     def _end_fields(self, match: Match, games: list[Game], now: str, finished: bool) -> dict:
         """The fields that end a match: status, the signed result, the server seed."""
         seed = self._seed(match)
-        epoch = int(match.record.fields["epoch"])
-        keys = next(k for k in self.secrets.epochs if k.epoch_number == epoch)
+        keys = self.secrets.for_date(parse_time(now).date())  # the epoch of the day it ends
+        epoch = keys.epoch_number
         seeds = [seed for seed, seat in zip(match.client_seeds, match.seats, strict=True)
                  if seat.kind == HUMAN]
         fields = {"status": FINISHED if finished else EXPIRED, "ended_at": now,

@@ -40,6 +40,7 @@ def nav_items() -> list[tuple[str, str, str]]:
     """The main menu: (page name, endpoint, label)."""
     return [
         ("home", "web.home", _("Today")),
+        ("practice", "web.practice", _("Practice")),
         ("results", "web.results_latest", _("Results")),
         ("rules", "web.rules_index", _("Rules")),
         ("fairness", "web.fairness", _("Fairness")),
