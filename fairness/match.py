@@ -153,7 +153,7 @@ def match_result(*, match_id: str, kind: str, ruleset: str, epoch: int, created_
     if type(finished) is not bool:
         raise InvalidMatch(f"finished must be true or false, got {finished!r}")
     seeds = validate_client_seeds(client_seeds)
-    rows = [_seat_row(position, seat) for position, seat in enumerate(seats)]
+    rows = [validate_seat(position, seat) for position, seat in enumerate(seats)]
     check_composition(kind, [row["kind"] for row in rows], len(seeds))
     seat_ranks = ranks([row["total"] for row in rows]) if finished else [None] * len(rows)
     for row, rank in zip(rows, seat_ranks, strict=True):
@@ -196,8 +196,8 @@ def check_composition(kind: str, seat_kinds: Sequence[str], client_seed_count: i
         raise InvalidMatch(f"{humans} human seats but {client_seed_count} client seeds")
 
 
-def _seat_row(position: int, seat) -> dict:
-    """One validated seat of the result, as a new dict."""
+def validate_seat(position: int, seat) -> dict:
+    """One validated seat of the result (without its rank), as a new dict."""
     if not isinstance(seat, Mapping):
         raise InvalidMatch(f"seat {position} is not an object")
     keys = {"seat", "kind", "player", "bot", "name", "transcript_sha256", "total"}

@@ -24,7 +24,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from fairness import (
@@ -34,12 +35,14 @@ from fairness import (
     canonical_json,
     extra_bonus,
     ledger,
+    match,
     merkle,
     placement,
     score,
 )
 from fairness import checkpoint as tlog
 from fairness import note as notes
+from fairness.audit import match_checks
 from fairness.chain import new_epoch, seed_for_day
 from fairness.daylog import published_log
 from fairness.dice import block_message, dice_from_block
@@ -746,6 +749,195 @@ def consistency_vectors() -> list[dict]:
     return out
 
 
+# ---------------------------------------------------------------- games on their own (matches)
+
+MATCH_STARTED = "2026-12-01T10:00:00Z"
+MATCH_SEATS = {  # match label -> kind, ruleset, seats (kind, name, level or None, strategy)
+    "computer": ("computer", "yahtzee", [("human", "Alice", None, "greedy"),
+                                         ("bot", "Robot (medium)", "medium", "lower-first")]),
+    "table": ("table", "yacht", [("human", "Bea", None, "upper-first"),
+                                 ("bot", "Robot (easy)", "easy", "two-rolls"),
+                                 ("human", "Chloé", None, "greedy")]),
+    "expired": ("practice", "yacht-bonus", [("human", "Dan", None, "one-roll")]),
+}
+EXPIRED_AFTER_TURNS = 4
+
+
+def match_stream_vector(server_seed: bytes, client_seeds: list[str], match_id: str, seat: int,
+                        ruleset_id: str) -> dict:
+    """The first blocks, dice and rolls of one seat's stream."""
+    stream = match.seat_stream(server_seed, client_seeds, match_id, seat, ruleset_id)
+    return {
+        "server_seed": server_seed.hex(), "client_seeds": client_seeds, "match": match_id,
+        "seat": seat, "ruleset": ruleset_id,
+        "messages": [match.seat_block_message(match_id, ruleset_id, seat, client_seeds, k)
+                     .decode("ascii") for k in range(2)],
+        "blocks": [stream.block(k).hex() for k in range(2)],
+        "dice": stream.dice(40),
+        "rolls": [list(stream.roll(n)) for n in range(4)],
+    }
+
+
+def play_seat(stream: match.MatchStream, strategy: str, turns: int | None) -> Game:
+    """A seat's game played by ``strategy`` (as ``play`` does), for ``turns`` turns or all."""
+    choose, max_rolls = STRATEGIES[strategy]
+    game = Game.new_match(stream.ruleset)
+    while not game.finished and (turns is None or len(game.boxes) < turns):
+        game = game.roll(None, stream)
+        while game.rolls_in_turn < max_rolls and len(set(game.dice)) > 1:
+            face = most_common_face(game.dice)
+            game = game.roll([die == face for die in game.dice], stream)
+        game = game.score(choose(game))
+    return game
+
+
+def match_answer(key: Ed25519PrivateKey, label: str) -> dict:
+    """A whole match as ``GET /api/v1/matches/<id>`` answers it after the end (the fields a
+    verifier reads): the signed result, the server seed and every seat's transcript."""
+    kind, ruleset_id, seats = MATCH_SEATS[label]
+    server_seed = label_bytes(f"match/{label}/server-seed")
+    match_id = label_bytes(f"match/{label}/id").hex()[:32]
+    client_seeds = [label_bytes(f"match/{label}/client/{seat}").hex()[:16 + 4 * seat]
+                    for seat, (who, *_) in enumerate(seats) if who == "human"]
+    finished = label != "expired"
+    games, rows = [], []
+    for seat, (who, name, level, strategy) in enumerate(seats):
+        stream = match.seat_stream(server_seed, client_seeds, match_id, seat, ruleset_id)
+        game = play_seat(stream, strategy, None if finished else EXPIRED_AFTER_TURNS)
+        games.append(game)
+        player = "p-" + label_bytes(f"match/{label}/player/{seat}").hex()[:12]
+        rows.append(match.seat_record(seat, game, kind=who, name=name,
+                                      player=player if who == "human" else None, bot=level))
+    ended = "2026-12-02T10:00:00Z" if not finished else "2026-12-01T10:25:00Z"
+    result = match.match_result(
+        match_id=match_id, kind=kind, ruleset=ruleset_id, epoch=1, created_at=MATCH_STARTED,
+        ended_at=ended, commitment=match.commitment(server_seed),
+        server_seed_hex=server_seed.hex(), client_seeds=client_seeds, seats=rows,
+        finished=finished)
+    return {"match": {
+        "id": match_id, "kind": kind, "ruleset": ruleset_id, "status":
+        "finished" if finished else "expired", "commitment": result["commitment"],
+        "server_seed": server_seed.hex(), "result": signed(key, result),
+        "seats": [{"seat": seat, "transcript": list(game.transcript)}
+                  for seat, game in enumerate(games)]}}
+
+
+def tampered_matches(answers: list[dict]) -> list[dict]:
+    """One change per field of the computer match's result (each seat's fields too), among them
+    the client seeds and the server seed, and a changed die at one roll of each seat, with the
+    checks that then fail."""
+    answer = answers[0]["answer"]
+    result = answer["match"]["result"]
+    cases = []
+
+    def case(what: str, path: list, value) -> None:
+        """A change at ``path`` of the answer and the checks it fails in the core."""
+        changed = json.loads(json.dumps(answer))
+        parent = changed
+        for step in path[:-1]:
+            parent = parent[step]
+        parent[path[-1]] = value
+        cases.append({"match": 0, "what": what, "path": path, "value": value,
+                      "failing": failing_checks(changed, answers[0]["public_key"])})
+
+    for field, value in result.items():
+        if field != "seats":
+            forged = FORGERIES.get(field, changed_value)(value)
+            case(f"{field} changed", ["match", "result", field], forged)
+            continue
+        for seat, row in enumerate(value):
+            for key, item in row.items():
+                case(f"seat {seat}'s {key} changed", ["match", "result", "seats", seat, key],
+                     FORGERIES.get(key, changed_value)(item))
+    for seat, transcript in enumerate(answer["match"]["seats"]):
+        rolls = [i for i, entry in enumerate(transcript["transcript"]) if entry["action"] == "roll"]
+        index = rolls[len(rolls) // 2]
+        dice = list(transcript["transcript"][index]["dice"])
+        dice[2] = dice[2] % 6 + 1
+        case(f"seat {seat}: one die of roll {len(rolls) // 2} changed",
+             ["match", "seats", seat, "transcript", index, "dice"], dice)
+    return cases
+
+
+def later_time(value: str) -> str:
+    """A YYYY-MM-DDTHH:MM:SSZ time one second later (within the minute)."""
+    seconds = (int(value[17:19]) + 1) % 60
+    return f"{value[:17]}{seconds:02d}Z"
+
+
+FORGERIES = {  # field -> a forgery that keeps the result well formed, where one exists
+    "kind": lambda kind: "table" if kind != "table" else "computer",
+    "ruleset": lambda ruleset: "yacht" if ruleset != "yacht" else "yahtzee",
+    "created_at": later_time,
+    "ended_at": later_time,
+    "rank": lambda rank: 1 if rank != 1 else 2,
+    "seat": lambda seat: 1 - seat,
+}
+
+
+def changed_value(value):
+    """One plausible forgery of a result field's value."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if value is None:
+        return 1
+    if isinstance(value, list):
+        return [changed_value(value[0]), *value[1:]] if value else [0]
+    hexdigits = "0123456789abcdef"
+    last = value[-1]
+    if last in hexdigits:
+        return value[:-1] + hexdigits[(hexdigits.index(last) + 1) % 16]
+    return value[:-1] + ("a" if last != "a" else "b")
+
+
+def failing_checks(answer: dict, public_key: str) -> list[str]:
+    """The names of the checks the core fails on ``answer``, in order."""
+    result, transcripts = match_checks.answer_parts(answer)
+    checks = match_checks.check_match(result, transcripts, public_key_hex=public_key,
+                                      verify_signature=_verify)
+    return [check.name for check in checks if check.ok is False]
+
+
+def _verify(public_key: str, message: bytes, sig: str) -> bool:
+    """Ed25519 verification through ``cryptography``."""
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(
+            bytes.fromhex(sig), message)
+    except InvalidSignature:
+        return False
+    return True
+
+
+def match_vectors(key: Ed25519PrivateKey) -> dict:
+    """Commitments, seat streams, three whole matches with the core's checks, tampered cases."""
+    public_key = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    seeds = [bytes(range(32)), label_bytes("match/commitment")]
+    client_sets = [["4f1c9a2e7b3d5a60"], ["Alice.seed-1", "b~2", "0"]]
+    streams = [match_stream_vector(seeds[0], client_sets[0], "m-1", 0, "yacht"),
+               match_stream_vector(seeds[0], client_sets[1], "m-1", 0, "yahtzee"),
+               match_stream_vector(seeds[0], client_sets[1], "m-1", 1, "yahtzee"),
+               match_stream_vector(seeds[1], client_sets[1], "0f3c2a9d4e5b6a7c", 2,
+                                   "yacht-bonus")]
+    answers = []
+    for label in MATCH_SEATS:
+        answer = match_answer(key, label)
+        result, transcripts = match_checks.answer_parts(answer)
+        checks = match_checks.check_match(result, transcripts, public_key_hex=public_key,
+                                          verify_signature=_verify)
+        answers.append({"label": label, "public_key": public_key, "answer": answer,
+                        "signed_bytes": ledger.signed_bytes(result).decode("utf-8"),
+                        "checks": [[c.name, c.ok, c.detail] for c in checks]})
+    return {
+        "commitments": [{"server_seed": seed.hex(), "commitment": match.commitment(seed)}
+                        for seed in seeds],
+        "streams": streams,
+        "matches": answers,
+        "tampered": tampered_matches(answers),
+    }
+
+
 # ---------------------------------------------------------------- the file
 
 
@@ -766,6 +958,7 @@ def build_vectors() -> dict:
         "signing": signing_vectors(key, ledger_section),
         "ledger": ledger_section,
         "tlog": tlog_vectors(key),
+        "match": match_vectors(key),
     }
 
 

@@ -8,6 +8,8 @@ server's code. It recomputes everything from what the server published.
     python3 verify.py day  https://yacht.example 2026-11-29 yahtzee
     python3 verify.py files --ledger ledger.json --receipt receipt.json \\
                             --transcript transcript.json [--proof proof.json]
+    python3 verify.py match https://yacht.example/api/v1/matches/MATCH_ID
+    python3 verify.py match match.json --ledger ledger.json   (or --key HEX)
     python3 verify.py log   --ledger ledger.json --log log.json --date 2026-12-02 \\
                             --sheet yahtzee [--games games.json] [--receipt r.json \\
                             --proof p.json] [--saved checkpoint.txt] [--witness VKEY]
@@ -325,7 +327,7 @@ def format_problems(obj, kind):
             good, wanted = type(value) is want, want.__name__
         if not good:
             problems.append(f"{key} {value!r} is not {wanted}")
-    if problems or kind in (RECEIPT, RECEIPT2):
+    if problems or kind in (RECEIPT, RECEIPT2, MATCH):
         return problems
     if kind == EPOCH:
         if not 1 <= obj["length"] <= 100000:
@@ -1469,6 +1471,301 @@ def check_final_transcripts(report, log, games):
                                                "checkpoint's")
 
 
+# ---------------------------------------------------------------------- one match
+
+# A game on its own (practice, against the computer, a table; FAIRNESS.md, "Games on their
+# own"): a commitment to a fresh server seed before the first roll, one dice stream per seat
+# mixing every human's client seed, and a signed result revealing the seed at the end.
+MATCH = "yacht-daily/match/v1"
+MATCH_COMMIT = b"yacht-daily/match-commit/v1|"
+MATCH_KINDS = ("practice", "computer", "table")
+MAX_SEATS = 6
+TOKEN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
+TOKEN_TEXT = "A-Z a-z 0-9 - . _ ~"
+FIELDS[MATCH] = {"type": str, "match": str, "kind": str, "ruleset": str, "epoch": int,
+                 "created_at": "time", "ended_at": "time", "commitment": 64, "server_seed": 64,
+                 "client_seeds": list, "seats": list, "winners": list, "finished": bool,
+                 "sig": 128}
+SEAT_KEYS = ["seat", "kind", "player", "bot", "name", "transcript_sha256", "total", "rank"]
+
+
+def match_commitment(seed_hex):
+    """SHA-256 of "yacht-daily/match-commit/v1|" followed by the 32 server seed bytes."""
+    return sha256(MATCH_COMMIT + bytes.fromhex(seed_hex))
+
+
+def seat_rolls(seed_hex, client_seeds, match_id, seat, sheet_id):
+    """Every roll a seat's game can take (3 per box), from the seat's own stream: block k is
+    HMAC-SHA256(seed, "yacht-daily/match-dice/v1|<match>|<sheet>|<seat>|<c0>,<c1>…|<k>")."""
+    count, dice, block, seed = 15 * len(SHEETS[sheet_id]["boxes"]), [], 0, bytes.fromhex(seed_hex)
+    while len(dice) < count:
+        message = (f"yacht-daily/match-dice/v1|{match_id}|{sheet_id}|{seat}|"
+                   f"{','.join(client_seeds)}|{block}").encode("ascii")
+        dice += [b % 6 + 1 for b in hmac.new(seed, message, hashlib.sha256).digest() if b < 252]
+        block += 1
+    return [dice[5 * n:5 * n + 5] for n in range(count // 5)]
+
+
+def match_problems(result):
+    """What is wrong with a match result's fields and values (empty list: nothing)."""
+    problems = format_problems(result, MATCH)
+    if problems:
+        return ["the result is " + problems[0]] if problems == ["not a JSON object"] else problems
+    if result["type"] != MATCH:
+        problems.append(f"type {result['type']!r} ≠ {MATCH}")
+    if not TOKEN.fullmatch(result["match"]):
+        problems.append(f"match {result['match']!r} is not 1 to 64 characters of {TOKEN_TEXT}")
+    if result["kind"] not in MATCH_KINDS:
+        problems.append(f"kind {result['kind']!r} is not practice, computer or table")
+    if result["ruleset"] not in SHEETS:
+        problems.append(f"ruleset {result['ruleset']!r} is no known sheet")
+    if result["epoch"] < 1:
+        problems.append(f"epoch {result['epoch']} is not a positive number")
+    if result["ended_at"] < result["created_at"]:
+        problems.append(f"ended_at {result['ended_at']} is before created_at "
+                        f"{result['created_at']}")
+    seeds = result["client_seeds"]
+    if not 1 <= len(seeds) <= MAX_SEATS or not all(
+            isinstance(seed, str) and TOKEN.fullmatch(seed) for seed in seeds):
+        problems.append(f"client_seeds {seeds!r} is not 1 to {MAX_SEATS} client seeds of 1 to "
+                        f"64 characters of {TOKEN_TEXT}")
+    seats = result["seats"]
+    if not 1 <= len(seats) <= MAX_SEATS:
+        problems.append(f"{len(seats)} seats (a match has 1 to {MAX_SEATS})")
+    else:
+        for position, seat in enumerate(seats):
+            problems += [f"seat {position}: {problem}"
+                         for problem in seat_problems(position, seat, len(seats))]
+    if not all(type(seat) is int for seat in result["winners"]):
+        problems.append(f"winners {result['winners']!r} is not a list of seat numbers")
+    if not problems:
+        problems += composition_problems(result)
+    return problems
+
+
+def seat_problems(position, seat, count):
+    """What is wrong with one seat of a match result."""
+    if not isinstance(seat, dict):
+        return ["not a JSON object"]
+    missing = [key for key in SEAT_KEYS if key not in seat]
+    extra = sorted(str(key) for key in seat if key not in SEAT_KEYS)
+    if missing or extra:
+        return ([f"missing {', '.join(missing)}"] if missing else []) + (
+            [f"unexpected {', '.join(extra)}"] if extra else [])
+    problems = []
+    if type(seat["seat"]) is not int or seat["seat"] != position:
+        problems.append(f"seat number {seat['seat']!r} ≠ its position {position}")
+    if seat["kind"] == "human":
+        if not (isinstance(seat["player"], str) and seat["player"] and seat["bot"] is None):
+            problems.append("a human seat has a player and a null bot")
+    elif seat["kind"] == "bot":
+        if not (isinstance(seat["bot"], str) and seat["bot"] and seat["player"] is None):
+            problems.append("a bot seat has a bot and a null player")
+    else:
+        problems.append(f"kind {seat['kind']!r} is not human or bot")
+    if not isinstance(seat["name"], str) or not seat["name"]:
+        problems.append(f"name {seat['name']!r} is not a non-empty string")
+    if not is_hex(seat["transcript_sha256"], 64):
+        problems.append(f"transcript_sha256 {seat['transcript_sha256']!r} is not 64 hex digits")
+    if type(seat["total"]) is not int or seat["total"] < 0:
+        problems.append(f"total {seat['total']!r} is not a count")
+    rank = seat["rank"]
+    if rank is not None and (type(rank) is not int or not 1 <= rank <= count):
+        problems.append(f"rank {rank!r} is not null or 1..{count}")
+    return problems
+
+
+def composition_problems(result):
+    """practice: 1 human seat; computer: 1 human and 1 to 5 bots; table: 2 to 6 seats, at
+    least one human; and one client seed per human seat."""
+    seats, kind = result["seats"], result["kind"]
+    humans = sum(seat["kind"] == "human" for seat in seats)
+    fits = {"practice": len(seats) == 1 and humans == 1,
+            "computer": 2 <= len(seats) <= MAX_SEATS and humans == 1,
+            "table": 2 <= len(seats) <= MAX_SEATS and humans >= 1}[kind]
+    if not fits:
+        return [f"{len(seats)} seats with {humans} humans do not make a {kind} match "
+                "(practice: 1 human; computer: 1 human and 1 to 5 bots; table: 2 to 6 seats, "
+                "at least one human)"]
+    if humans != len(result["client_seeds"]):
+        return [f"{humans} human seats but {len(result['client_seeds'])} client seeds"]
+    return []
+
+
+def answer_parts(answer):
+    """The result and the seats' transcripts of a GET /api/v1/matches/<id> answer."""
+    state = answer.get("match", answer) if isinstance(answer, dict) else None
+    if not isinstance(state, dict):
+        return None, None
+    seats = state.get("seats")
+    transcripts = [seat.get("transcript") if isinstance(seat, dict) else None
+                   for seat in seats] if isinstance(seats, list) else None
+    return state.get("result"), transcripts
+
+
+def listed(values):
+    """Values as [2,1,null]."""
+    return "[" + ",".join("null" if value is None else str(value) for value in values) + "]"
+
+
+def check_match(report, result, transcripts, key, verify):
+    """Everything one match proves from its result: format, signature by ``key``, commitment,
+    every seat's replay on its own stream, transcript hashes, totals, the end, ranks."""
+    if result is None:
+        report.add("match format", False, "no result: the match has not ended")
+        return
+    if not report.over("match format", match_problems(result),
+                       f"a {MATCH} result with exactly its fields, well typed"):
+        return
+    if verify is None:
+        report.add("match signature", None, NOT_CHECKED)
+    elif key is None:
+        report.add("match signature", False, "no epoch key to check the signature with")
+    else:
+        valid = signature_ok(verify, key, result)
+        report.add("match signature", valid, f"sig {short(result['sig'])} is "
+                   f"{'' if valid else 'not '}a valid Ed25519 signature by key {short(key)} of "
+                   "the result's fields")
+    seed = result["server_seed"]
+    commitment = match_commitment(seed)
+    report.add("commitment", commitment == result["commitment"],
+               f"commitment of server seed {short(seed)}: "
+               f"{compare(commitment, result['commitment'])} the result's commitment")
+    seats = result["seats"]
+    fits = isinstance(transcripts, list) and len(transcripts) == len(seats)
+    report.add("transcripts", fits, f"a transcript for each of the {len(seats)} seats" if fits
+               else f"{len(transcripts) if isinstance(transcripts, list) else 'no list of'} "
+                    f"transcripts for {len(seats)} seats")
+    if not fits:
+        return
+    complete = 0
+    for position, seat in enumerate(seats):
+        complete += check_seat(report, result, seat, transcripts[position])
+    flag = "true" if result["finished"] else "false"
+    ended = result["finished"] == (complete == len(seats))
+    report.add("finished", ended, f"{complete} of {len(seats)} seats have every box filled, "
+                                  + (f"as finished {flag} says" if ended
+                                     else f"but finished is {flag}"))
+    check_ranks(report, result)
+
+
+def check_seat(report, result, seat, transcript):
+    """One seat replayed on its own stream, its transcript hash and total; True if complete."""
+    number, prefix = seat["seat"], f"seat {seat['seat']} "
+    rolls = seat_rolls(result["server_seed"], result["client_seeds"], result["match"], number,
+                       result["ruleset"])
+    own = Report()
+    sheet = replay(own, transcript, result["ruleset"], rolls, explain=True)
+    for name, ok, detail in own.checks:
+        if name != "game complete":
+            report.add(prefix + name, ok, detail)
+    digest = transcript_digest(transcript)
+    if digest is None:
+        report.add(prefix + "transcript hash", False,
+                   "the transcript has no canonical JSON (not a list, or holds a float)")
+    else:
+        report.add(prefix + "transcript hash", digest == seat["transcript_sha256"],
+                   f"SHA-256 of the transcript {compare(digest, seat['transcript_sha256'])} "
+                   f"seat {number}'s transcript_sha256")
+    upper, bonus, lower, extra, total = totals(sheet.rules, sheet.boxes, sheet.extra)
+    same = total == seat["total"]
+    report.add(prefix + "total", same, f"recomputed {total} (upper {upper} + bonus {bonus} + "
+                                       f"lower {lower} + extra {extra}) {'=' if same else '≠'} "
+                                       f"seat {number}'s total {seat['total']}")
+    return sheet.full()
+
+
+def check_ranks(report, result):
+    """Ranks: 1 + the seats with a strictly higher total (ties share a rank, everyone tied at
+    the top wins); an unfinished match has no ranks and no winners."""
+    seats = result["seats"]
+    scores = [seat["total"] for seat in seats]
+    recorded = [seat["rank"] for seat in seats]
+    if result["finished"]:
+        expected = [1 + sum(other > mine for other in scores) for mine in scores]
+        winners = [seat["seat"] for seat in seats if expected[seat["seat"]] == 1]
+    else:
+        expected, winners = [None] * len(seats), []
+    shown = f"ranks {listed(expected)} and winners {listed(winners)} from totals {listed(scores)}"
+    if recorded == expected and result["winners"] == winners:
+        report.add("ranks", True, f"recorded {shown}")
+    else:
+        report.add("ranks", False, f"recorded ranks {listed(recorded)} and winners "
+                                   f"{listed(result['winners'])} ≠ {shown}")
+
+
+def match_key(report, entries, result):
+    """The key of the epoch that owns the UTC date the match ended, if it is the result's."""
+    ended = result.get("ended_at") if isinstance(result, dict) else None
+    date = ended[:10] if isinstance(ended, str) else None
+    epoch = owning_epoch(entries, date) if date else None
+    if epoch is None:
+        report.add("match epoch", False, f"no published epoch covers {date}")
+        return None
+    if epoch["epoch"] != result.get("epoch"):
+        report.add("match epoch", False, f"the match ended on {date}, a day of epoch "
+                                         f"{epoch['epoch']}, not of epoch {result.get('epoch')!r}")
+        return None
+    report.add("match epoch", True, f"the match ended on {date}, a day of epoch "
+                                    f"{epoch['epoch']}, whose key {short(epoch['public_key'])} "
+                                    "signs its result")
+    return epoch["public_key"]
+
+
+def check_match_in_ledger(report, entries, result, transcripts, verify):
+    """The ledger's checks, the match's epoch and key from it, then the match itself."""
+    check_ledger(report, entries, verify)
+    key = match_key(report, entries, result)
+    check_match(report, result, transcripts, key, verify)
+
+
+def read_source(source, *wrappers):
+    """A JSON document from a URL (http/https) or a local file."""
+    if source.startswith(("http://", "https://")):
+        base, _, path = source.partition("/api/v1")
+        return fetch(base, path)
+    return load(source, *wrappers)
+
+
+def verify_match(args, verify, report):
+    """The ``match`` mode: a match's answer from its URL or a file, checked against the ledger
+    (--ledger, or the server's own when a URL is given) or a key given with --key."""
+    try:
+        expected = read_keys(args.expect_key)
+        answer = read_source(args.source)
+        ledger_source = args.ledger
+        if ledger_source is None and args.key is None and "/api/v1" in args.source:
+            ledger_source = args.source.partition("/api/v1")[0] + "/api/v1/ledger"
+        entries = read_source(ledger_source, "entries") if ledger_source else None
+        if isinstance(entries, dict):
+            entries = entries["entries"]
+        if args.key is not None and not is_hex(args.key, 64):
+            raise ValueError(f"--key: {args.key!r} is no 64-digit lowercase hex Ed25519 key")
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"verify.py: cannot read the published data: {error}", file=sys.stderr)
+        return 2
+    result, transcripts = answer_parts(answer)
+    if entries is not None:
+        check_match_in_ledger(report, entries, result, transcripts, verify)
+        if expected:
+            check_expected_keys(report, entries, expected)
+    else:
+        check_match(report, result, transcripts, args.key, verify)
+    return print_report(report)
+
+
+def add_match_mode(modes):
+    """The ``match`` subcommand's arguments."""
+    match = modes.add_parser("match", help="verify a game on its own (practice, against the "
+                                           "computer, a table) from its URL or a saved answer")
+    match.add_argument("source", help="<base>/api/v1/matches/<id>, or a file of that answer")
+    match.add_argument("--ledger", help="the ledger (file or URL); by default the server's "
+                                        "own when SOURCE is a URL")
+    match.add_argument("--key", help="check the signature with this epoch key (hex) instead "
+                                     "of the ledger's")
+    return match
+
+
 # ---------------------------------------------------------------------- the command line
 
 DAY_PAGE, MAX_DAY_PAGE = 1000, 1000
@@ -1676,7 +1973,7 @@ def main(argv=None):
                            "repeatable")
     logs.add_argument("--quorum", type=int, help="cosignatures required on the last checkpoint "
                                                  "(default: every --witness)")
-    for mode in (game, day, files, logs):
+    for mode in (game, day, files, logs, add_match_mode(modes)):
         mode.add_argument("--expect-key", action="append", default=[], metavar="HEX|FILE",
                           help="an epoch public key you recorded earlier (or a file of them); "
                                "repeatable")
@@ -1686,6 +1983,8 @@ def main(argv=None):
     verify, report = ed25519_verifier(), Report()
     if args.mode == "log":
         return verify_log_files(args, verify, report)
+    if args.mode == "match":
+        return verify_match(args, verify, report)
     try:
         expected = read_keys(args.expect_key)
         data = download(args)

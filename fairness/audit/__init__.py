@@ -8,8 +8,10 @@ Signatures are checked through a ``SignatureCheck`` the caller supplies (the cor
 standard-library only); without one every signature check is reported as not checked.
 
 checks.py holds what every check shares; ledger_view.py and ledger_checks.py the ledger;
-game_checks.py one game; replay.py and fast_replay.py the replays; day.py a whole day, with
-fast_receipt.py writing its receipts' signed bytes.
+game_checks.py one game;
+match_checks.py one match (practice, against the computer, a table); replay.py and
+fast_replay.py the replays; day.py a whole day, with fast_receipt.py writing its receipts'
+signed bytes.
 """
 
 from .checks import (
@@ -28,6 +30,7 @@ from .fast_replay import FastReplay, FastReplayed
 from .game_checks import check_game, computed_root
 from .ledger_checks import check_ledger
 from .ledger_view import LedgerView
+from .match_checks import answer_parts, check_match, check_match_in_ledger, match_epoch_check
 from .replay import CachedRules, Replayed, SharedStream, replay_checks
 
 __all__ = [
@@ -43,14 +46,18 @@ __all__ = [
     "Replayed",
     "SharedStream",
     "SignatureCheck",
+    "answer_parts",
     "audit_day",
     "check_game",
     "check_leaderboard",
     "check_ledger",
+    "check_match",
+    "check_match_in_ledger",
     "compared",
     "computed_root",
     "dice_text",
     "hold_text",
+    "match_epoch_check",
     "replay_checks",
     "safe_canonical",
     "short",
