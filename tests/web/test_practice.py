@@ -132,6 +132,11 @@ def test_a_game_against_two_bots_shows_their_moves_and_verifies(page):
     verify_in_page(page)
     expect_all_checks_pass(page)
     assert final["result"]["kind"] == "computer"
+    page.goto("/history")
+    row = page.locator(f'[data-match-row="{match_id}"]')
+    expect(row).to_have_attribute("data-status", "finished")
+    expect(row.locator("td.num").first).to_have_text(str(final["seats"][0]["totals"]["total"]))
+    expect(page.locator("[data-games]")).to_have_count(0)  # no daily game: none listed
 
 
 def test_a_changed_die_in_the_saved_transcript_fails_at_that_roll(page):
