@@ -190,8 +190,8 @@ def check_composition(kind: str, seat_kinds: Sequence[str], client_seed_count: i
     }
     if not allowed[kind]:
         raise InvalidMatch(f"a {kind} match cannot have {count} seats of which {humans} human "
-                           "(practice: 1 human; computer: 1 human and 1 to 5 bots; table: 2 to "
-                           "6 seats, at least one human)")
+                           "(practice: 1 human, computer: 1 human and 1 to 5 bots, table: 2 to "
+                           "6 seats with at least one human)")
     if humans != client_seed_count:
         raise InvalidMatch(f"{humans} human seats but {client_seed_count} client seeds")
 

@@ -1,4 +1,4 @@
-"""``yacht-daily verify``: the core's audit of a game or of a whole revealed day.
+"""``yacht-daily verify``: the core's audit of a game, a whole revealed day, a log or a match.
 
 It runs ``fairness.audit`` (Ed25519 by ``cryptography``) on what a server publishes, or on
 downloaded files, and prints one line per check like ``/verify.py``, the standalone verifier.
@@ -29,6 +29,7 @@ LEADERBOARD_LIMIT = 100
 DAY_PAGE = 1000
 READ_ERRORS = (OSError, ValueError, KeyError, TypeError, LedgerError)
 HEX_KEY = re.compile(r"[0-9a-f]{64}")
+API_PREFIX = "/api/v1"
 
 
 @click.group()
@@ -175,6 +176,54 @@ def log(ledger_path: str, log_path: str, date: str, sheet: str, games_path: str 
         checks += log_checks.check_saved_checkpoints(
             saved, published, verify_signature, epoch["public_key"] if epoch else None)
     finish(checks + key_checks(entries, expected))
+
+
+@verify.command()
+@click.argument("source")
+@click.option("--ledger", "ledger_source", metavar="FILE|URL",
+              help="The ledger; by default the server's own when SOURCE is a URL.")
+@click.option("--key", metavar="HEX", help="Check the signature with this epoch key instead "
+                                           "of the ledger's.")
+@click.option("--commitment", "shown_commitment", metavar="HEX",
+              help="The commitment the page showed before your first roll.")
+@click.option("--client-seed", metavar="SEED", help="Your client seed.")
+@expect_key_option
+def match(source: str, ledger_source: str | None, key: str | None,
+          shown_commitment: str | None, client_seed: str | None,
+          expect_keys: tuple[str, ...]) -> None:
+    """Verify a game on its own (practice, against the computer, a table) from SOURCE: its URL
+    <base>/api/v1/matches/<id> or a saved answer of it — the signed result, the commitment,
+    every seat's rolls on its own stream, totals and ranks."""
+    try:
+        expected = read_keys(expect_keys)
+        answer = read_source(source)
+        if ledger_source is None and key is None and API_PREFIX in source:
+            ledger_source = source.partition(API_PREFIX)[0] + API_PREFIX + "/ledger"
+        entries = read_source(ledger_source, "entries") if ledger_source else None
+        if key is not None and not HEX_KEY.fullmatch(key):
+            raise ValueError(f"--key: {key!r} is no 64-digit lowercase hex Ed25519 key")
+    except READ_ERRORS as error:
+        cannot_read(error)
+    result, transcripts = audit.answer_parts(answer)
+    noted = {"shown_commitment": shown_commitment, "client_seed": client_seed}
+    if entries is None:
+        finish(audit.check_match(result, transcripts, public_key_hex=key,
+                                 verify_signature=verify_signature, **noted))
+        return
+    finish(audit.check_match_in_ledger(entries, result, transcripts, verify_signature, **noted)
+           + key_checks(entries, expected))
+
+
+def read_source(source: str, *wrappers: str):
+    """A JSON document from a URL (http or https, under /api/v1) or a local file."""
+    if not source.startswith(("http://", "https://")):
+        return load(source, *wrappers)
+    base, _, path = source.partition(API_PREFIX)
+    value = fetch(base, path)
+    for key in wrappers:
+        if isinstance(value, dict) and key in value and "type" not in value:
+            value = value[key]
+    return value
 
 
 def open_text(path: str) -> str:

@@ -1585,8 +1585,8 @@ def composition_problems(result):
             "table": 2 <= len(seats) <= MAX_SEATS and humans >= 1}[kind]
     if not fits:
         return [f"{len(seats)} seats with {humans} humans do not make a {kind} match "
-                "(practice: 1 human; computer: 1 human and 1 to 5 bots; table: 2 to 6 seats, "
-                "at least one human)"]
+                "(practice: 1 human, computer: 1 human and 1 to 5 bots, table: 2 to 6 seats "
+                "with at least one human)"]
     if humans != len(result["client_seeds"]):
         return [f"{humans} human seats but {len(result['client_seeds'])} client seeds"]
     return []
@@ -1608,8 +1608,9 @@ def listed(values):
     return "[" + ",".join("null" if value is None else str(value) for value in values) + "]"
 
 
-def check_match(report, result, transcripts, key, verify):
-    """Everything one match proves from its result: format, signature by ``key``, commitment,
+def check_match(report, result, transcripts, key, verify, shown=None, client_seed=None):
+    """Everything one match proves from its result: format, signature by ``key``, commitment
+    (and, when given, the commitment ``shown`` before the first roll and your ``client_seed``),
     every seat's replay on its own stream, transcript hashes, totals, the end, ranks."""
     if result is None:
         report.add("match format", False, "no result: the match has not ended")
@@ -1631,6 +1632,15 @@ def check_match(report, result, transcripts, key, verify):
     report.add("commitment", commitment == result["commitment"],
                f"commitment of server seed {short(seed)}: "
                f"{compare(commitment, result['commitment'])} the result's commitment")
+    if shown is not None:
+        report.add("commitment shown", shown == result["commitment"],
+                   f"the result's commitment {compare(result['commitment'], shown)} the "
+                   "commitment shown before the first roll")
+    if client_seed is not None:
+        seeds = result["client_seeds"]
+        report.add("your client seed", client_seed in seeds,
+                   f"client seed {client_seed} is client_seeds[{seeds.index(client_seed)}]"
+                   if client_seed in seeds else f"client seed {client_seed} is not in client_seeds")
     seats = result["seats"]
     fits = isinstance(transcripts, list) and len(transcripts) == len(seats)
     report.add("transcripts", fits, f"a transcript for each of the {len(seats)} seats" if fits
@@ -1712,19 +1722,24 @@ def match_key(report, entries, result):
     return epoch["public_key"]
 
 
-def check_match_in_ledger(report, entries, result, transcripts, verify):
+def check_match_in_ledger(report, entries, result, transcripts, verify, shown=None,
+                          client_seed=None):
     """The ledger's checks, the match's epoch and key from it, then the match itself."""
     check_ledger(report, entries, verify)
     key = match_key(report, entries, result)
-    check_match(report, result, transcripts, key, verify)
+    check_match(report, result, transcripts, key, verify, shown, client_seed)
 
 
 def read_source(source, *wrappers):
     """A JSON document from a URL (http/https) or a local file."""
-    if source.startswith(("http://", "https://")):
-        base, _, path = source.partition("/api/v1")
-        return fetch(base, path)
-    return load(source, *wrappers)
+    if not source.startswith(("http://", "https://")):
+        return load(source, *wrappers)
+    base, _, path = source.partition("/api/v1")
+    value = fetch(base, path)
+    for key in wrappers:
+        if isinstance(value, dict) and key in value and "type" not in value:
+            value = value[key]
+    return value
 
 
 def verify_match(args, verify, report):
@@ -1737,20 +1752,19 @@ def verify_match(args, verify, report):
         if ledger_source is None and args.key is None and "/api/v1" in args.source:
             ledger_source = args.source.partition("/api/v1")[0] + "/api/v1/ledger"
         entries = read_source(ledger_source, "entries") if ledger_source else None
-        if isinstance(entries, dict):
-            entries = entries["entries"]
         if args.key is not None and not is_hex(args.key, 64):
             raise ValueError(f"--key: {args.key!r} is no 64-digit lowercase hex Ed25519 key")
     except (OSError, ValueError, KeyError, TypeError) as error:
         print(f"verify.py: cannot read the published data: {error}", file=sys.stderr)
         return 2
     result, transcripts = answer_parts(answer)
+    noted = (args.commitment, args.client_seed)
     if entries is not None:
-        check_match_in_ledger(report, entries, result, transcripts, verify)
+        check_match_in_ledger(report, entries, result, transcripts, verify, *noted)
         if expected:
             check_expected_keys(report, entries, expected)
     else:
-        check_match(report, result, transcripts, args.key, verify)
+        check_match(report, result, transcripts, args.key, verify, *noted)
     return print_report(report)
 
 
@@ -1763,6 +1777,9 @@ def add_match_mode(modes):
                                         "own when SOURCE is a URL")
     match.add_argument("--key", help="check the signature with this epoch key (hex) instead "
                                      "of the ledger's")
+    match.add_argument("--commitment", help="the commitment the page showed before your first "
+                                            "roll: check it is the result's")
+    match.add_argument("--client-seed", help="your client seed: check it is in the result")
     return match
 
 

@@ -51,12 +51,15 @@ _TOKEN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
 
 
 def check_match(result, transcripts, *, public_key_hex: str | None,
-                verify_signature: SignatureCheck | None) -> list[Check]:
+                verify_signature: SignatureCheck | None, shown_commitment: str | None = None,
+                client_seed: str | None = None) -> list[Check]:
     """Every check of a match: its result's format and signature, the commitment, each seat's
     replay on its own stream, transcript hashes, totals, whether it finished, ranks and ties.
 
     ``transcripts`` are the seats' transcripts in seat order; ``public_key_hex`` the key of
-    the epoch that owns the date the match ended (``check_match_in_ledger`` finds it).
+    the epoch that owns the date the match ended (``check_match_in_ledger`` finds it). A player
+    who noted the commitment shown before their first roll, or their client seed, adds the
+    checks ``commitment shown`` and ``your client seed``.
     """
     if result is None:
         return [Check("match format", False, "no result: the match has not ended")]
@@ -67,6 +70,7 @@ def check_match(result, transcripts, *, public_key_hex: str | None,
         return checks
     checks.append(_signature_check(result, public_key_hex, verify_signature))
     checks.append(_commitment_check(result))
+    checks += _player_checks(result, shown_commitment, client_seed)
     seats = result["seats"]
     count_ok = isinstance(transcripts, list | tuple) and len(transcripts) == len(seats)
     shown = len(transcripts) if isinstance(transcripts, list | tuple) else "no list of"
@@ -98,15 +102,16 @@ def answer_parts(answer) -> tuple:
 
 
 def check_match_in_ledger(entries: list[dict], result, transcripts,
-                          verify_signature: SignatureCheck | None) -> list[Check]:
+                          verify_signature: SignatureCheck | None, **noted) -> list[Check]:
     """``check_match`` with the key taken from the ledger: the ledger's checks, then
-    ``match epoch`` (the epoch owning the date the match ended is the result's), then the match."""
+    ``match epoch`` (the epoch owning the date the match ended is the result's), then the match
+    (``noted``: ``shown_commitment`` and ``client_seed`` as for ``check_match``)."""
     view = LedgerView.read(entries)
     checks = ledger_checks(view, verify_signature)
     epoch_check, key = match_epoch_check(view, result)
     checks.append(epoch_check)
     return checks + check_match(result, transcripts, public_key_hex=key,
-                                verify_signature=verify_signature)
+                                verify_signature=verify_signature, **noted)
 
 
 def match_epoch_check(view: LedgerView, result) -> tuple[Check, str | None]:
@@ -204,8 +209,8 @@ def _composition_problems(result: Mapping) -> list[str]:
         check_composition(kind, [seat["kind"] for seat in seats], humans)
     except FairnessError:
         return [f"{len(seats)} seats with {humans} humans do not make a {kind} match "
-                "(practice: 1 human; computer: 1 human and 1 to 5 bots; table: 2 to 6 seats, "
-                "at least one human)"]
+                "(practice: 1 human, computer: 1 human and 1 to 5 bots, table: 2 to 6 seats "
+                "with at least one human)"]
     clients = len(result["client_seeds"])
     if humans != clients:
         return [f"{humans} human seats but {clients} client seeds"]
@@ -231,6 +236,24 @@ def _commitment_check(result: Mapping) -> Check:
     return Check("commitment", actual == result["commitment"],
                  f"commitment of server seed {short(result['server_seed'])}: "
                  f"{compared(actual, result['commitment'])} the result's commitment")
+
+
+def _player_checks(result: Mapping, shown: str | None, client_seed: str | None) -> list[Check]:
+    """What the player noted while playing: the commitment shown, their own client seed."""
+    checks = []
+    if shown is not None:
+        checks.append(Check("commitment shown", shown == result["commitment"],
+                            f"the result's commitment {compared(result['commitment'], shown)} "
+                            "the commitment shown before the first roll"))
+    if client_seed is not None:
+        seeds = result["client_seeds"]
+        if client_seed in seeds:
+            checks.append(Check("your client seed", True, f"client seed {client_seed} is "
+                                                          f"client_seeds[{seeds.index(client_seed)}]"))
+        else:
+            checks.append(Check("your client seed", False,
+                                f"client seed {client_seed} is not in client_seeds"))
+    return checks
 
 
 def _seat_checks(result: Mapping, seat: Mapping, transcript) -> tuple[list[Check], bool]:

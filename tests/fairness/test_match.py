@@ -7,6 +7,7 @@ not from ``fairness.match``, so that the two check each other.
 import hashlib
 import hmac
 import random
+from pathlib import Path
 
 import pytest
 from fairness_testkit import DATE, SEED, ruleset_ids, seeds
@@ -30,6 +31,7 @@ from fairness import (
     seat_stream,
     validate_client_seed,
 )
+from fairness.match import seat_block_message
 
 TOKEN_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
 tokens = st.text(alphabet=TOKEN_ALPHABET, min_size=1, max_size=64)
@@ -263,3 +265,27 @@ class TestResult:
                        {"seats": [base["seats"][0], {**seat1, "extra": 1}]}):
             with pytest.raises((InvalidMatch, InvalidSeed)):
                 match_result(**{**base, **change})
+
+
+class TestTheDocument:
+    """FAIRNESS.md's "Games on their own" computes as written."""
+
+    DOC = (Path(__file__).resolve().parents[2] / "FAIRNESS.md").read_text(encoding="utf-8")
+
+    def test_the_commitment_example(self):
+        prefix = "yacht-daily/match-commit/v1|"
+        assert f"the {len(prefix)} ASCII bytes of the prefix" in self.DOC
+        assert f"gives\n`{commitment(SEED)}`" in self.DOC
+
+    def test_the_stream_example(self):
+        stream = seat_stream(SEED, ["4f1c9a2e7b3d5a60"], "m-1", 0, "yacht")
+        message = seat_block_message("m-1", "yacht", 0, ["4f1c9a2e7b3d5a60"], 0)
+        assert f"the {len(message)} bytes\n`{message.decode()}`" in self.DOC
+        assert f"`{stream.block(0).hex()}`" in self.DOC
+        assert f"# → {stream.block(0).hex()}" in self.DOC
+        rolls = ", ".join(f"`[{','.join(map(str, stream.roll(n)))}]`" for n in range(2))
+        assert f"rolls 0–1 are\n{rolls}" in self.DOC
+
+    def test_the_tie_example(self):
+        assert ranks([150, 150, 90]) == [1, 1, 3]
+        assert "totals 150, 150, 90 rank 1, 1, 3" in self.DOC

@@ -463,7 +463,8 @@ export function formatProblems(obj, kind) {
       problems.push(`${key} ${JSON.stringify(obj[key])} is not ${KIND_NAMES[want] || want}`);
     }
   }
-  if (problems.length || kind === RECEIPT_TYPE || kind === RECEIPT_V2_TYPE) return problems;
+  if (problems.length || kind === RECEIPT_TYPE || kind === RECEIPT_V2_TYPE
+    || kind === MATCH_TYPE) return problems;
   if (kind === EPOCH_TYPE) {
     if (!(obj.length >= 1 && obj.length <= MAX_EPOCH_DAYS)) {
       problems.push(`length ${obj.length} is not 1..${MAX_EPOCH_DAYS}`);
@@ -1396,4 +1397,316 @@ export async function verifyFinalTranscripts({ log, games }) {
   }
   return [aggregate("final transcripts", failures, `${leaves.size} games' final transcripts `
     + "(finished or abandoned) are the close checkpoint's")];
+}
+
+// ------------------------------------------------------------------ one match
+
+// A game on its own (practice, against the computer, a table; FAIRNESS.md, "Games on their
+// own"): a commitment to a fresh server seed before the first roll, one dice stream per seat
+// mixing every human's client seed, and a signed result revealing the seed at the end.
+export const MATCH_TYPE = "yacht-daily/match/v1";
+export const MATCH_DICE_DOMAIN = "yacht-daily/match-dice/v1";
+const MATCH_COMMIT_DOMAIN = "yacht-daily/match-commit/v1|";
+const MATCH_KINDS = ["practice", "computer", "table"];
+const MAX_SEATS = 6;
+const TOKEN = /^[A-Za-z0-9._~-]{1,64}$/;
+const TOKEN_TEXT = "A-Z a-z 0-9 - . _ ~";
+const SEAT_KEYS = ["seat", "kind", "player", "bot", "name", "transcript_sha256", "total", "rank"];
+FIELDS[MATCH_TYPE] = { type: "str", match: "str", kind: "str", ruleset: "str", epoch: "int",
+  created_at: "time", ended_at: "time", commitment: 64, server_seed: 64, client_seeds: "list",
+  seats: "list", winners: "list", finished: "bool", sig: 128 };
+KIND_CHECKS.bool = (v) => typeof v === "boolean";
+
+/** True when `text` is a valid client seed (or match id): 1 to 64 of A-Z a-z 0-9 - . _ ~. */
+export function isClientSeed(text) {
+  return typeof text === "string" && TOKEN.test(text);
+}
+
+/** A fresh random client seed for the browser: 32 hex digits from crypto.getRandomValues. */
+export function newClientSeed() {
+  return bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/** The commitment to a server seed: SHA-256("yacht-daily/match-commit/v1|" ‖ seed bytes). */
+export async function matchCommitment(seedHex) {
+  return sha256Hex(concat(encoder.encode(MATCH_COMMIT_DOMAIN), hexToBytes(seedHex)));
+}
+
+/** The HMAC message of block `index` of a seat's stream. */
+export function seatBlockMessage(matchId, ruleset, seat, clientSeeds, index) {
+  return `${MATCH_DICE_DOMAIN}|${matchId}|${ruleset}|${seat}|${clientSeeds.join(",")}|${index}`;
+}
+
+/** The first `count` dice of a seat's stream. */
+export async function seatDice(seedHex, clientSeeds, matchId, seat, ruleset, count) {
+  const seed = hexToBytes(seedHex);
+  const dice = [];
+  for (let block = 0; dice.length < count; block++) {
+    const message = seatBlockMessage(matchId, ruleset, seat, clientSeeds, block);
+    dice.push(...diceFromBlock(await hmacSha256(seed, message)));
+  }
+  return dice.slice(0, count);
+}
+
+/** Every roll a seat's game can take (3 per box): roll n is the seat's dice 5n..5n+4. */
+export async function seatRolls(seedHex, clientSeeds, matchId, seat, ruleset) {
+  const count = 3 * SHEETS[ruleset].boxes.length;
+  const dice = await seatDice(seedHex, clientSeeds, matchId, seat, ruleset, 5 * count);
+  return Array.from({ length: count }, (_, n) => dice.slice(5 * n, 5 * n + 5));
+}
+
+/** What is wrong with one seat of a match result. */
+function seatProblems(position, seat, count) {
+  if (!isObject(seat)) return ["not a JSON object"];
+  const missing = SEAT_KEYS.filter((k) => !Object.hasOwn(seat, k));
+  const extra = Object.keys(seat).filter((k) => !SEAT_KEYS.includes(k)).sort();
+  if (missing.length || extra.length) {
+    return [...(missing.length ? ["missing " + missing.join(", ")] : []),
+      ...(extra.length ? ["unexpected " + extra.join(", ")] : [])];
+  }
+  const problems = [];
+  const nonEmpty = (v) => typeof v === "string" && v.length > 0;
+  if (seat.seat !== position) {
+    problems.push(`seat number ${JSON.stringify(seat.seat)} ≠ its position ${position}`);
+  }
+  if (seat.kind === "human") {
+    if (!(nonEmpty(seat.player) && seat.bot === null)) {
+      problems.push("a human seat has a player and a null bot");
+    }
+  } else if (seat.kind === "bot") {
+    if (!(nonEmpty(seat.bot) && seat.player === null)) {
+      problems.push("a bot seat has a bot and a null player");
+    }
+  } else {
+    problems.push(`kind ${JSON.stringify(seat.kind)} is not human or bot`);
+  }
+  if (!nonEmpty(seat.name)) problems.push(`name ${JSON.stringify(seat.name)} is not a non-empty string`);
+  if (!isHex(seat.transcript_sha256, 64)) {
+    problems.push(`transcript_sha256 ${JSON.stringify(seat.transcript_sha256)} is not 64 hex digits`);
+  }
+  if (!Number.isInteger(seat.total) || seat.total < 0) {
+    problems.push(`total ${JSON.stringify(seat.total)} is not a count`);
+  }
+  if (seat.rank !== null && !(Number.isInteger(seat.rank) && seat.rank >= 1 && seat.rank <= count)) {
+    problems.push(`rank ${JSON.stringify(seat.rank)} is not null or 1..${count}`);
+  }
+  return problems;
+}
+
+/** What is wrong with a match result's fields and values (empty: nothing). */
+export function matchProblems(result) {
+  const problems = formatProblems(result, MATCH_TYPE);
+  if (problems.length) {
+    return problems[0] === "not a JSON object" ? ["the result is not a JSON object"] : problems;
+  }
+  if (result.type !== MATCH_TYPE) problems.push(`type '${result.type}' ≠ ${MATCH_TYPE}`);
+  if (!TOKEN.test(result.match)) {
+    problems.push(`match '${result.match}' is not 1 to 64 characters of ${TOKEN_TEXT}`);
+  }
+  if (!MATCH_KINDS.includes(result.kind)) {
+    problems.push(`kind '${result.kind}' is not practice, computer or table`);
+  }
+  if (!Object.hasOwn(SHEETS, result.ruleset)) {
+    problems.push(`ruleset '${result.ruleset}' is no known sheet`);
+  }
+  if (result.epoch < 1) problems.push(`epoch ${result.epoch} is not a positive number`);
+  if (result.ended_at < result.created_at) {
+    problems.push(`ended_at ${result.ended_at} is before created_at ${result.created_at}`);
+  }
+  const seeds = result.client_seeds;
+  if (seeds.length < 1 || seeds.length > MAX_SEATS || !seeds.every(isClientSeed)) {
+    problems.push(`client_seeds ${JSON.stringify(seeds)} is not 1 to ${MAX_SEATS} client seeds `
+      + `of 1 to 64 characters of ${TOKEN_TEXT}`);
+  }
+  const seats = result.seats;
+  if (seats.length < 1 || seats.length > MAX_SEATS) {
+    problems.push(`${seats.length} seats (a match has 1 to ${MAX_SEATS})`);
+  } else {
+    seats.forEach((seat, position) => {
+      for (const problem of seatProblems(position, seat, seats.length)) {
+        problems.push(`seat ${position}: ${problem}`);
+      }
+    });
+  }
+  if (!result.winners.every((w) => Number.isInteger(w))) {
+    problems.push(`winners ${JSON.stringify(result.winners)} is not a list of seat numbers`);
+  }
+  if (!problems.length) {
+    const humans = seats.filter((seat) => seat.kind === "human").length;
+    const n = seats.length;
+    const fits = { practice: n === 1 && humans === 1,
+      computer: n >= 2 && n <= MAX_SEATS && humans === 1,
+      table: n >= 2 && n <= MAX_SEATS && humans >= 1 }[result.kind];
+    if (!fits) {
+      problems.push(`${n} seats with ${humans} humans do not make a ${result.kind} match `
+        + "(practice: 1 human, computer: 1 human and 1 to 5 bots, table: 2 to 6 seats "
+        + "with at least one human)");
+    } else if (humans !== seeds.length) {
+      problems.push(`${humans} human seats but ${seeds.length} client seeds`);
+    }
+  }
+  return problems;
+}
+
+/** Values as [2,1,null]. */
+function listed(values) {
+  return "[" + values.map((v) => (v === null ? "null" : String(v))).join(",") + "]";
+}
+
+/** One seat replayed on its own stream, its transcript hash and total: {checks, complete}. */
+async function seatChecks(result, seat, transcript) {
+  const prefix = `seat ${seat.seat} `;
+  const rolls = await seatRolls(result.server_seed, result.client_seeds, result.match,
+    seat.seat, result.ruleset);
+  const replayed = replay(transcript, result.ruleset, rolls, { explain: true });
+  const checks = replayed.checks.filter((c) => c.name !== "game complete")
+    .map((c) => ({ ...c, name: prefix + c.name }));
+  const complete = Object.keys(replayed.boxes).length === SHEETS[result.ruleset].boxes.length;
+  const encoded = Array.isArray(transcript) ? safeCanonicalBytes(transcript) : null;
+  if (encoded === null) {
+    checks.push({ name: prefix + "transcript hash", ok: false,
+      detail: "the transcript has no canonical JSON (not a list, or holds a float)" });
+  } else {
+    const digest = await sha256Hex(encoded);
+    checks.push({ name: prefix + "transcript hash", ok: digest === seat.transcript_sha256,
+      detail: `SHA-256 of the transcript ${compared(digest, seat.transcript_sha256)} `
+        + `seat ${seat.seat}'s transcript_sha256` });
+  }
+  const t = totals(result.ruleset, replayed.boxes, replayed.extra);
+  const same = t.total === seat.total;
+  checks.push({ name: prefix + "total", ok: same, detail: `recomputed ${t.total} (upper `
+    + `${t.upper} + bonus ${t.upper_bonus} + lower ${t.lower} + extra ${t.extra_bonus}) `
+    + `${same ? "=" : "≠"} seat ${seat.seat}'s total ${seat.total}` });
+  return { checks, complete };
+}
+
+/** Ranks from the totals (ties share a rank; everyone tied at the top wins), none unfinished. */
+function ranksCheck(result) {
+  const seats = result.seats;
+  const scores = seats.map((seat) => seat.total);
+  const recorded = seats.map((seat) => seat.rank);
+  const expected = result.finished
+    ? scores.map((mine) => 1 + scores.filter((other) => other > mine).length)
+    : seats.map(() => null);
+  const winners = result.finished ? seats.filter((s, i) => expected[i] === 1).map((s) => s.seat)
+    : [];
+  const shown = `ranks ${listed(expected)} and winners ${listed(winners)} from totals `
+    + listed(scores);
+  const ok = recorded.every((rank, i) => rank === expected[i])
+    && listed(result.winners) === listed(winners);
+  return ok ? { name: "ranks", ok: true, detail: `recorded ${shown}` }
+    : { name: "ranks", ok: false, detail: `recorded ranks ${listed(recorded)} and winners `
+      + `${listed(result.winners)} ≠ ${shown}` };
+}
+
+/**
+ * The result and the seats' transcripts (seat order) of a GET /api/v1/matches/<id> answer:
+ * {match: {…, result, seats: [{…, transcript}]}} or the match itself.
+ */
+export function matchAnswerParts(answer) {
+  const state = isObject(answer) && Object.hasOwn(answer, "match") ? answer.match : answer;
+  if (!isObject(state)) return { result: null, transcripts: null };
+  const transcripts = Array.isArray(state.seats)
+    ? state.seats.map((seat) => (isObject(seat) ? seat.transcript : undefined)) : null;
+  return { result: state.result ?? null, transcripts };
+}
+
+/**
+ * Verify a match (a practice game, a game against the computer, a table) from the answer of
+ * GET /api/v1/matches/<id> after its end, with `publicKeyHex` the key of the epoch that owns
+ * the date it ended (see `matchEpochKey`); `commitment` (the one the page showed before the
+ * first roll) and `clientSeed` (the player's), when given, add "commitment shown" and "your
+ * client seed". Returns [{name, ok, detail}], the same checks as
+ * fairness.audit.check_match and verify.py: "match format", "match signature", "commitment",
+ * "transcripts", per seat i "seat i roll n" / "seat i box b" / "seat i transcript hash" /
+ * "seat i total", then "finished" and "ranks".
+ */
+export async function verifyMatch(answer, publicKeyHex, { commitment: shown = null,
+  clientSeed = null } = {}) {
+  const { result, transcripts } = matchAnswerParts(answer);
+  if (result === null) {
+    return [{ name: "match format", ok: false, detail: "no result: the match has not ended" }];
+  }
+  const problems = matchProblems(result);
+  const checks = [aggregate("match format", problems,
+    `a ${MATCH_TYPE} result with exactly its fields, well typed`)];
+  if (problems.length) return checks;
+  if (!(await ed25519Supported())) {
+    checks.push({ name: "match signature", ok: null, detail: NO_ED25519 });
+  } else if (!publicKeyHex) {
+    checks.push({ name: "match signature", ok: false,
+      detail: "no epoch key to check the signature with" });
+  } else {
+    const valid = await signatureOk(publicKeyHex, result);
+    checks.push({ name: "match signature", ok: valid, detail: `sig ${short(result.sig)} is `
+      + `${valid ? "" : "not "}a valid Ed25519 signature by key ${short(publicKeyHex)} of the `
+      + "result's fields" });
+  }
+  const commitment = await matchCommitment(result.server_seed);
+  checks.push({ name: "commitment", ok: commitment === result.commitment,
+    detail: `commitment of server seed ${short(result.server_seed)}: `
+      + `${compared(commitment, result.commitment)} the result's commitment` });
+  if (shown !== null) {
+    checks.push({ name: "commitment shown", ok: shown === result.commitment,
+      detail: `the result's commitment ${compared(result.commitment, shown)} the commitment `
+        + "shown before the first roll" });
+  }
+  if (clientSeed !== null) {
+    const index = result.client_seeds.indexOf(clientSeed);
+    checks.push({ name: "your client seed", ok: index >= 0, detail: index >= 0
+      ? `client seed ${clientSeed} is client_seeds[${index}]`
+      : `client seed ${clientSeed} is not in client_seeds` });
+  }
+  const seats = result.seats;
+  const fits = Array.isArray(transcripts) && transcripts.length === seats.length;
+  checks.push({ name: "transcripts", ok: fits, detail: fits
+    ? `a transcript for each of the ${seats.length} seats`
+    : `${Array.isArray(transcripts) ? transcripts.length : "no list of"} transcripts for `
+      + `${seats.length} seats` });
+  if (!fits) return checks;
+  let complete = 0;
+  for (const [position, seat] of seats.entries()) {
+    const one = await seatChecks(result, seat, transcripts[position]);
+    checks.push(...one.checks);
+    complete += one.complete ? 1 : 0;
+  }
+  const flag = result.finished ? "true" : "false";
+  const ended = result.finished === (complete === seats.length);
+  checks.push({ name: "finished", ok: ended, detail: `${complete} of ${seats.length} seats have `
+    + `every box filled, ${ended ? `as finished ${flag} says` : `but finished is ${flag}`}` });
+  checks.push(ranksCheck(result));
+  return checks;
+}
+
+/**
+ * The key of the epoch that owns the UTC date a match ended, from the ledger (the entries or
+ * the /ledger response): {check, key}, key null when no epoch covers it or it is not the
+ * result's epoch.
+ */
+export function matchEpochKey(ledger, result) {
+  const entries = Array.isArray(ledger) ? ledger : ledger.entries;
+  const ended = isObject(result) && typeof result.ended_at === "string" ? result.ended_at : null;
+  const date = ended ? ended.slice(0, 10) : null;
+  const epoch = date ? epochCovering(readLedger(entries), date) : null;
+  if (!epoch) {
+    return { key: null, check: { name: "match epoch", ok: false,
+      detail: `no published epoch covers ${date === null ? "None" : date}` } };
+  }
+  if (epoch.epoch !== result.epoch) {
+    return { key: null, check: { name: "match epoch", ok: false, detail: `the match ended on `
+      + `${date}, a day of epoch ${epoch.epoch}, not of epoch ${JSON.stringify(result.epoch)}` } };
+  }
+  return { key: epoch.public_key, check: { name: "match epoch", ok: true, detail: `the match `
+    + `ended on ${date}, a day of epoch ${epoch.epoch}, whose key ${short(epoch.public_key)} `
+    + "signs its result" } };
+}
+
+/** verifyMatch with the key from the ledger: the ledger's checks, "match epoch", the match. */
+export async function verifyMatchInLedger(ledger, answer, noted = {}) {
+  const entries = Array.isArray(ledger) ? ledger : ledger.entries;
+  const checks = await checkLedger(entries);
+  const { key, check } = matchEpochKey(entries, matchAnswerParts(answer).result);
+  checks.push(check);
+  checks.push(...(await verifyMatch(answer, key, noted)));
+  return checks;
 }

@@ -1,0 +1,158 @@
+"""Tampering with a match is caught, precisely, by the core, verify.py and fairness.js alike.
+
+For every field of a match's signed result and of every seat's transcript, ``tampering.changes``
+makes one change; the three must fail exactly the same checks. Forgeries re-signed with the
+(test) key show that each field is also checked for what it means, not only signed.
+"""
+
+import copy
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from app.ledger.signing import verify_signature
+from fairness import ledger
+from fairness.audit import answer_parts, check_match
+from tests.verify.tampering import REMOVED, changes
+
+PYTHON_STRIDE = 6
+JS_STRIDE = 7
+
+
+@pytest.fixture(scope="module", params=["computer", "table", "expired"])
+def match(request, vectors):
+    """A whole match of the vectors (its answer and key)."""
+    return next(case for case in vectors["match"]["matches"] if case["label"] == request.param)
+
+
+@pytest.fixture(scope="module")
+def test_key(vectors) -> Ed25519PrivateKey:
+    """The vectors' public TEST key (RFC 8032 test 1), which signed their matches."""
+    return Ed25519PrivateKey.from_private_bytes(
+        bytes.fromhex(vectors["signing"]["private_key_seed"]))
+
+
+def failing_core(answer, key) -> list[str]:
+    """The names of the checks the core fails."""
+    result, transcripts = answer_parts(answer)
+    return [c.name for c in check_match(result, transcripts, public_key_hex=key,
+                                        verify_signature=verify_signature) if c.ok is False]
+
+
+def failing_standalone(standalone, answer, key) -> list[str]:
+    """The names of the checks verify.py fails."""
+    result, transcripts = standalone.answer_parts(answer)
+    report = standalone.Report()
+    standalone.check_match(report, result, transcripts, key, standalone.ed25519_verifier())
+    return [name for name, ok, _ in report.checks if ok is False]
+
+
+def failing_js(node, answers, key) -> list[list[str]]:
+    """The names of the checks fairness.js fails, per answer (one Node run)."""
+    values = node.values([{"fn": "verifyMatch", "args": [answer, key]} for answer in answers])
+    return [[c["name"] for c in checks if c["ok"] is False] for checks in values]
+
+
+def with_result(answer, result):
+    """The answer with another result object."""
+    changed = copy.deepcopy(answer)
+    changed["match"]["result"] = result
+    return changed
+
+
+def with_transcript(answer, seat, transcript):
+    """The answer with another transcript for ``seat``."""
+    changed = copy.deepcopy(answer)
+    changed["match"]["seats"][seat]["transcript"] = transcript
+    return changed
+
+
+def test_every_change_of_the_result_is_caught_alike(match, standalone, node):
+    """Each change of each field of the result fails at least one check, the same in the three."""
+    answer, key = match["answer"], match["public_key"]
+    result = answer["match"]["result"]
+    tampered = [with_result(answer, change.apply(result)) for change in changes(result)]
+    from_js = failing_js(node, tampered, key)
+    assert len(tampered) > 40
+    for changed, js in zip(tampered, from_js, strict=True):
+        core = failing_core(changed, key)
+        assert core, changed["match"]["result"]
+        assert failing_standalone(standalone, changed, key) == core == js
+
+
+def test_every_change_of_a_transcript_is_caught_at_its_seat(match, standalone, node):
+    """A change in one seat's transcript fails only that seat's checks (its hash always), and a
+    changed die fails that very roll; the three agree. (Every PYTHON_STRIDE-th change of each
+    seat's transcript, every JS_STRIDE-th of those in fairness.js, to stay quick.)"""
+    answer, key = match["answer"], match["public_key"]
+    cases = []
+    for seat, entry in enumerate(answer["match"]["seats"]):
+        transcript = entry["transcript"]
+        every = list(changes(transcript))
+        cases += [(seat, transcript, change) for change in every[seat % PYTHON_STRIDE::
+                                                                 PYTHON_STRIDE]]
+    tampered = [with_transcript(answer, seat, change.apply(transcript))
+                for seat, transcript, change in cases]
+    from_js = failing_js(node, tampered[::JS_STRIDE], key)
+    dice_changes = 0
+    for number, ((seat, transcript, change), changed) in enumerate(
+            zip(cases, tampered, strict=True)):
+        core = failing_core(changed, key)
+        assert f"seat {seat} transcript hash" in core, change
+        others = [name for name in core if not name.startswith(f"seat {seat} ")]
+        assert set(others) <= {"finished", "ranks"}, (change, others)
+        if len(change.path) == 3 and change.path[1] == "dice" and change.value is not REMOVED:
+            roll = sum(1 for e in transcript[:change.path[0]] if e["action"] == "roll")
+            assert f"seat {seat} roll {roll}" in core, change
+            dice_changes += 1
+        assert failing_standalone(standalone, changed, key) == core
+        if number % JS_STRIDE == 0:
+            assert from_js[number // JS_STRIDE] == core, change
+    assert dice_changes
+
+
+FORGED = {  # field -> (forged value from the honest one, the check that must fail)
+    "server_seed": (lambda seed: seed[:-1] + ("0" if seed[-1] != "0" else "1"), "commitment"),
+    "commitment": (lambda value: value[:-1] + ("0" if value[-1] != "0" else "1"), "commitment"),
+    "client_seeds": (lambda seeds: [seeds[0] + "x", *seeds[1:]], "seat 0 roll 0"),
+    "match": (lambda match_id: match_id + "x", "seat 0 roll 0"),
+    "finished": (lambda finished: not finished, "finished"),
+    "winners": (lambda winners: [*winners, 99] if winners else [0], "ranks"),
+}
+
+
+def test_resigned_forgeries_are_caught_beyond_the_signature(match, standalone, node, test_key):
+    """A result forged and signed again by the key (an insider) still fails what it means."""
+    answer, key = match["answer"], match["public_key"]
+    honest = {k: v for k, v in answer["match"]["result"].items() if k != "sig"}
+    cases = [(field, make(honest[field]), check) for field, (make, check) in FORGED.items()]
+    for seat, row in enumerate(honest["seats"]):
+        cases += [(("seats", seat, "total"), row["total"] + 1, f"seat {seat} total"),
+                  (("seats", seat, "transcript_sha256"), "0" * 64, f"seat {seat} transcript hash"),
+                  (("seats", seat, "rank"), None if honest["finished"] else 1, "ranks")]
+    tampered = []
+    for path, value, _ in cases:
+        forged = copy.deepcopy(honest)
+        if isinstance(path, tuple):
+            forged[path[0]][path[1]][path[2]] = value
+        else:
+            forged[path] = value
+        signed = {**forged, "sig": test_key.sign(ledger.signed_bytes(forged)).hex()}
+        tampered.append(with_result(answer, signed))
+    from_js = failing_js(node, tampered, key)
+    for (path, _, check), changed, js in zip(cases, tampered, from_js, strict=True):
+        core = failing_core(changed, key)
+        assert "match signature" not in core and check in core, (path, core)
+        assert failing_standalone(standalone, changed, key) == core == js
+
+
+def test_a_changed_client_seed_or_server_seed_changes_every_seats_dice(match):
+    """The client seeds and the server seed feed every seat's stream."""
+    answer, key = match["answer"], match["public_key"]
+    result = answer["match"]["result"]
+    seats = range(len(result["seats"]))
+    for field, value in (("client_seeds", [result["client_seeds"][0][:-1] + "z",
+                                           *result["client_seeds"][1:]]),
+                         ("server_seed", "f" * 64)):
+        core = failing_core(with_result(answer, {**result, field: value}), key)
+        assert all(f"seat {seat} roll 0" in core for seat in seats), (field, core)

@@ -1,0 +1,217 @@
+"""Games on their own, three implementations and one set of vectors: the core, verify.py and
+fairness.js agree with tests/vectors.json's ``match`` section check for check, and the
+commitments and seat streams there are right by recomputation from FAIRNESS.md."""
+
+import copy
+import hashlib
+import hmac
+
+import pytest
+
+from app.ledger.signing import verify_signature
+from fairness import commitment, ledger, seat_stream
+from fairness.audit import answer_parts, check_match, check_match_in_ledger
+
+
+@pytest.fixture(scope="module")
+def section(vectors):
+    """The vectors' match section."""
+    return vectors["match"]
+
+
+def as_tuples(checks) -> list:
+    """Checks as [name, ok, detail] lists, whichever implementation wrote them."""
+    return [[c.name, c.ok, c.detail] if hasattr(c, "name") else
+            [c["name"], c["ok"], c["detail"]] if isinstance(c, dict) else list(c)
+            for c in checks]
+
+
+def core_checks(answer, key):
+    """``fairness.audit.check_match`` on an answer."""
+    result, transcripts = answer_parts(answer)
+    return as_tuples(check_match(result, transcripts, public_key_hex=key,
+                                 verify_signature=verify_signature))
+
+
+def standalone_checks(standalone, answer, key):
+    """``verify.py``'s ``check_match`` on an answer."""
+    result, transcripts = standalone.answer_parts(answer)
+    report = standalone.Report()
+    standalone.check_match(report, result, transcripts, key, standalone.ed25519_verifier())
+    return as_tuples(report.checks)
+
+
+def tampered(answer, case):
+    """The answer with one tampered case's change made."""
+    changed = copy.deepcopy(answer)
+    parent = changed
+    for step in case["path"][:-1]:
+        parent = parent[step]
+    parent[case["path"][-1]] = case["value"]
+    return changed
+
+
+def test_commitments(section, standalone, node):
+    """SHA-256 of the domain and the seed bytes, the same in the three."""
+    jobs = [{"fn": "matchCommitment", "args": [case["server_seed"]]}
+            for case in section["commitments"]]
+    for case, from_js in zip(section["commitments"], node.values(jobs), strict=True):
+        seed = bytes.fromhex(case["server_seed"])
+        expected = hashlib.sha256(b"yacht-daily/match-commit/v1|" + seed).hexdigest()
+        assert case["commitment"] == expected == commitment(seed) == from_js
+        assert standalone.match_commitment(case["server_seed"]) == expected
+
+
+def test_seat_streams(section, standalone, node):
+    """Block messages, HMAC blocks, dice and rolls of each seat's stream agree."""
+    jobs, expected = [], []
+    for case in section["streams"]:
+        seed = bytes.fromhex(case["server_seed"])
+        args = (case["client_seeds"], case["match"], case["seat"], case["ruleset"])
+        for k, (message, block) in enumerate(zip(case["messages"], case["blocks"], strict=True)):
+            assert message == (f"yacht-daily/match-dice/v1|{case['match']}|{case['ruleset']}|"
+                               f"{case['seat']}|{','.join(case['client_seeds'])}|{k}")
+            assert hmac.new(seed, message.encode(), hashlib.sha256).hexdigest() == block
+            jobs.append({"fn": "seatBlockMessage", "args": [case["match"], case["ruleset"],
+                                                            case["seat"], case["client_seeds"],
+                                                            k]})
+            expected.append(message)
+        stream = seat_stream(seed, *args)
+        assert stream.dice(len(case["dice"])) == case["dice"]
+        assert [list(stream.roll(n)) for n in range(len(case["rolls"]))] == case["rolls"]
+        rolls = standalone.seat_rolls(case["server_seed"], *args)
+        assert rolls[:len(case["rolls"])] == case["rolls"]
+        jobs.append({"fn": "seatDice", "args": [case["server_seed"], *args, len(case["dice"])]})
+        expected.append(case["dice"])
+    assert node.values(jobs) == expected
+
+
+def test_every_seat_has_its_own_dice(section):
+    """Two seats of one match, same seed and client seeds: different streams."""
+    first, second = section["streams"][1], section["streams"][2]
+    assert (first["server_seed"], first["client_seeds"], first["match"]) == (
+        second["server_seed"], second["client_seeds"], second["match"])
+    assert first["dice"] != second["dice"]
+
+
+def test_whole_matches_check_for_check(section, standalone, node):
+    """Each whole match: every check holds, with the vectors' exact names and details."""
+    jobs = [{"fn": "verifyMatch", "args": [case["answer"], case["public_key"]]}
+            for case in section["matches"]]
+    for case, from_js in zip(section["matches"], node.values(jobs), strict=True):
+        assert all(ok is True for _, ok, _ in case["checks"]), case["label"]
+        result = case["answer"]["match"]["result"]
+        assert ledger.signed_bytes(result).decode() == case["signed_bytes"]
+        assert core_checks(case["answer"], case["public_key"]) == case["checks"]
+        assert standalone_checks(standalone, case["answer"], case["public_key"]) == \
+            case["checks"]
+        assert as_tuples(from_js) == case["checks"]
+    kinds = {case["answer"]["match"]["result"]["kind"] for case in section["matches"]}
+    assert kinds == {"practice", "computer", "table"}
+    assert any(not case["answer"]["match"]["result"]["finished"] for case in section["matches"])
+
+
+def test_tampered_cases_fail_the_same_checks(section, standalone, node):
+    """Every tampered case fails exactly the vectors' checks in the three."""
+    answers = [case["answer"] for case in section["matches"]]
+    key = section["matches"][0]["public_key"]
+    cases = section["tampered"]
+    changed = [tampered(answers[case["match"]], case) for case in cases]
+    from_js = node.values([{"fn": "verifyMatch", "args": [answer, key]} for answer in changed])
+    for case, answer, js in zip(cases, changed, from_js, strict=True):
+        expected = case["failing"]
+        assert expected, case["what"]
+        for name, checks in (("core", core_checks(answer, key)),
+                             ("verify.py", standalone_checks(standalone, answer, key)),
+                             ("fairness.js", as_tuples(js))):
+            assert [c[0] for c in checks if c[1] is False] == expected, (name, case["what"])
+    whats = {case["what"] for case in cases}
+    assert {"server_seed changed", "client_seeds changed", "sig changed"} <= whats
+    assert {f"seat {seat}: one die of roll 19 changed" for seat in (0, 1)} <= whats
+
+
+def test_a_changed_die_is_caught_at_its_roll_and_seat_only(section):
+    """A die changed in one seat's transcript fails that seat's roll, nothing of the others."""
+    for case in section["tampered"]:
+        if "one die" in case["what"]:
+            seat = case["path"][2]
+            assert case["failing"] == [f"seat {seat} roll 19", f"seat {seat} transcript hash"]
+
+
+def test_with_the_ledger_the_three_agree(vectors, section, standalone, node):
+    """The key from the ledger (the epoch owning the date the match ended): ledger checks,
+    ``match epoch``, then the match, the same in the three."""
+    entries = vectors["ledger"]["entries"]
+    jobs = [{"fn": "verifyMatchInLedger", "args": [entries, case["answer"]]}
+            for case in section["matches"]]
+    for case, from_js in zip(section["matches"], node.values(jobs), strict=True):
+        result, transcripts = answer_parts(case["answer"])
+        core = as_tuples(check_match_in_ledger(entries, result, transcripts, verify_signature))
+        report = standalone.Report()
+        standalone.check_match_in_ledger(report, entries, result, transcripts,
+                                         standalone.ed25519_verifier())
+        assert core == as_tuples(report.checks) == as_tuples(from_js)
+        assert all(ok is True for _, ok, _ in core)
+        assert [c for c in core if c[0] == "match epoch"] == [
+            ["match epoch", True, f"the match ended on {result['ended_at'][:10]}, a day of "
+                                  "epoch 1, whose key d75a980182b1… signs its result"]]
+
+
+def test_a_match_ended_outside_its_epoch_fails_in_the_three(vectors, section, standalone, node):
+    """A result claiming a date no epoch covers, or another epoch, has no key to check with."""
+    entries = vectors["ledger"]["entries"]
+    answer = copy.deepcopy(section["matches"][0]["answer"])
+    answers = []
+    for ended, epoch in (("2030-01-01T00:00:00Z", 1), ("2026-12-01T10:25:00Z", 2)):
+        changed = copy.deepcopy(answer)
+        changed["match"]["result"].update(ended_at=ended, epoch=epoch)
+        answers.append(changed)
+    from_js = node.values([{"fn": "verifyMatchInLedger", "args": [entries, a]} for a in answers])
+    for changed, js in zip(answers, from_js, strict=True):
+        result, transcripts = answer_parts(changed)
+        core = as_tuples(check_match_in_ledger(entries, result, transcripts, verify_signature))
+        report = standalone.Report()
+        standalone.check_match_in_ledger(report, entries, result, transcripts,
+                                         standalone.ed25519_verifier())
+        failing = [c[0] for c in core if c[1] is False]
+        assert failing == ["match epoch", "match signature"]
+        assert core == as_tuples(report.checks) == as_tuples(js)
+
+
+def test_an_unended_match_and_a_wrong_answer(section, standalone, node):
+    """No result yet, or not even an answer: one failing format check, alike."""
+    answer = copy.deepcopy(section["matches"][0]["answer"])
+    del answer["match"]["result"]
+    key = section["matches"][0]["public_key"]
+    for value in (answer, [1, 2], {"match": None}):
+        expected = [["match format", False, "no result: the match has not ended"]]
+        assert core_checks(value, key) == expected
+        assert standalone_checks(standalone, value, key) == expected
+        assert as_tuples(node.call("verifyMatch", value, key)) == expected
+
+
+def test_what_the_player_noted_is_checked_alike(section, standalone, node):
+    """The commitment shown before the first roll and the player's client seed, when given,
+    are two more checks, right after the commitment, the same in the three."""
+    case = section["matches"][1]
+    answer, key = case["answer"], case["public_key"]
+    result = answer["match"]["result"]
+    other = "0" * 64
+    cases = [(result["commitment"], result["client_seeds"][1], True, True),
+             (other, "someone-else", False, False)]
+    jobs = [{"fn": "verifyMatch", "args": [answer, key, {"commitment": shown,
+                                                         "clientSeed": seed}]}
+            for shown, seed, _, _ in cases]
+    for (shown, seed, shown_ok, seed_ok), from_js in zip(cases, node.values(jobs), strict=True):
+        parts = answer_parts(answer)
+        core = as_tuples(check_match(*parts, public_key_hex=key,
+                                     verify_signature=verify_signature,
+                                     shown_commitment=shown, client_seed=seed))
+        report = standalone.Report()
+        standalone.check_match(report, *standalone.answer_parts(answer), key,
+                               standalone.ed25519_verifier(), shown, seed)
+        assert core == as_tuples(report.checks) == as_tuples(from_js)
+        assert [c[0] for c in core[2:5]] == ["commitment", "commitment shown", "your client seed"]
+        assert (core[3][1], core[4][1]) == (shown_ok, seed_ok)
+        assert core[:3] + core[5:] == case["checks"]
+    assert core[4][2] == "client seed someone-else is not in client_seeds"
