@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from fairness import ReplayMismatch, replay, seat_stream
 
 MATCH_ROOT = "[data-match]"
+SLOW_MS = 30_000  # loading the page's modules, or verifying, on a busy machine
 
 
 def start_from_practice_page(page: Page, ruleset: str, levels=(), client_seed: str | None = None):
@@ -27,7 +28,7 @@ def start_from_practice_page(page: Page, ruleset: str, levels=(), client_seed: s
         page.locator("[data-client-seed]").fill(client_seed)
     page.locator("[data-start]").click()
     page.wait_for_url(re.compile(r"/practice/[0-9a-f]{32}$"), wait_until="commit")
-    expect(page.locator(MATCH_ROOT)).to_have_attribute("data-status", "playing")
+    expect(page.locator(MATCH_ROOT)).to_have_attribute("data-status", "playing", timeout=SLOW_MS)
     return page.url.rsplit("/", 1)[1]
 
 
@@ -61,7 +62,8 @@ def finish_through_api(page: Page, match_id: str, seed: int = 0) -> dict:
 def verify_in_page(page: Page) -> None:
     """Click "Verify the rolls" and wait for the verdict."""
     page.locator("[data-verify]").click()
-    expect(page.locator("[data-verdict]")).to_have_class(re.compile(r"verdict (ok|fail)"))
+    expect(page.locator("[data-verdict]")).to_have_class(re.compile(r"verdict (ok|fail)"),
+                                                         timeout=SLOW_MS)
 
 
 def expect_all_checks_pass(page: Page) -> None:
@@ -86,7 +88,7 @@ def test_a_whole_practice_game_ends_with_every_roll_verified_in_the_page(page, r
     roll_first_by_clicking(page)
     final = finish_through_api(page, match_id)
     page.reload()
-    expect(page.locator("[data-endgame]")).to_be_visible()
+    expect(page.locator("[data-endgame]")).to_be_visible(timeout=SLOW_MS)
     expect(page.locator("[data-end-outcome]")).to_contain_text(str(final["seats"][0]["totals"]
                                                                    ["total"]))
     verify_in_page(page)
@@ -110,7 +112,7 @@ def test_a_practice_turn_by_keyboard_and_a_hint(page):
 
 def test_the_daily_game_has_no_hint(page):
     page.goto("/play/yahtzee")
-    expect(page.locator("[data-play]")).to_have_attribute("data-status", "ready")
+    expect(page.locator("[data-play]")).to_have_attribute("data-status", "ready", timeout=SLOW_MS)
     expect(page.locator("[data-hint]")).to_have_count(0)
 
 
@@ -128,7 +130,7 @@ def test_a_game_against_two_bots_shows_their_moves_and_verifies(page):
     assert [len(seat["boxes"]) for seat in state["seats"]] == [1, 1, 1]
     final = finish_through_api(page, match_id, seed=1)
     page.reload()
-    expect(page.locator("[data-end-ranks] li")).to_have_count(3)
+    expect(page.locator("[data-end-ranks] li")).to_have_count(3, timeout=SLOW_MS)
     verify_in_page(page)
     expect_all_checks_pass(page)
     assert final["result"]["kind"] == "computer"
@@ -144,7 +146,7 @@ def test_a_changed_die_in_the_saved_transcript_fails_at_that_roll(page):
     roll_first_by_clicking(page)
     finish_through_api(page, match_id, seed=2)
     page.reload()
-    expect(page.locator("[data-endgame]")).to_be_visible()
+    expect(page.locator("[data-endgame]")).to_be_visible(timeout=SLOW_MS)
     page.evaluate("""(id) => {
         const saved = JSON.parse(localStorage.getItem("yacht-daily:matches"));
         const rolls = saved[id].transcripts[0].filter((entry) => entry.action === "roll");

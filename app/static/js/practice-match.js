@@ -6,10 +6,11 @@
 // saved as the game went.
 
 import { ApiError, errorText, getJson, postJson } from "./api.js";
+import { detailTranslator } from "./check-texts.js";
 import { verifyMatchInLedger } from "./fairness.js";
-import { plural, t } from "./i18n.js";
+import { language, plural, t } from "./i18n.js";
 import { chosenClientSeed, randomClientSeed } from "./practice-seed.js";
-import { saveMatch, savedMatch } from "./practice-store.js";
+import { noteClientSeed, saveMatch, savedMatch } from "./practice-store.js";
 
 const root = document.querySelector("[data-match]");
 const matchId = root.dataset.match;
@@ -37,6 +38,7 @@ const RETRIES = 3;
 const PACE_MS = 700;
 const CLIENT_SEED = /^[A-Za-z0-9._~-]{1,64}$/;
 const MISTAKES_SHOWN = 3;
+const CHECK_TEXTS = new URL("../data/check-texts.json", import.meta.url);
 
 let match = null;
 let holds = [...NO_HOLD];
@@ -321,6 +323,16 @@ function choiceText(choice) {
   return t("keepDice", { dice: choice.keep.length ? choice.keep.join(" ") : t("keepNothing") });
 }
 
+/** The check detail lines in the page language (English ones if the catalogue cannot load). */
+async function detailsInPageLanguage() {
+  try {
+    const response = await fetch(CHECK_TEXTS);
+    return detailTranslator(await response.json(), language());
+  } catch {
+    return (detail) => detail;
+  }
+}
+
 /** Recompute the game in this browser: the saved transcripts against the published result. */
 async function verify() {
   const verdict = endCard.querySelector("[data-verdict]");
@@ -332,7 +344,9 @@ async function verify() {
   const transcripts = saved ? saved.transcripts : match.seats.map((seat) => seat.transcript);
   const { entries } = await getJson("/ledger");
   const answer = { result: match.result, seats: transcripts.map((transcript) => ({ transcript })) };
-  const checks = await verifyMatchInLedger(entries, answer);
+  const noted = saved ? { commitment: saved.commitment, clientSeed: saved.my_client_seed } : {};
+  const checks = await verifyMatchInLedger(entries, answer, noted);
+  const translate = await detailsInPageLanguage();
   list.replaceChildren(...checks.map((check) => {
     const item = document.createElement("li");
     const state = check.ok === true ? "ok" : check.ok === false ? "fail" : "skip";
@@ -347,7 +361,7 @@ async function verify() {
     name.textContent = check.name;
     const detail = document.createElement("span");
     detail.className = "detail";
-    detail.textContent = check.detail;
+    detail.textContent = translate(check.detail);
     item.append(mark, name, detail);
     return item;
   }));
@@ -441,6 +455,9 @@ async function roll() {
     body.client_seed = seed;
   }
   if (await act("roll", body)) {
+    if (body.client_seed) {
+      noteClientSeed(matchId, body.client_seed);
+    }
     message = { text: t("rolled", { dice: mine().dice.join(", ") }), kind: "" };
     renderStatus();
     message = { text: "", kind: "" };

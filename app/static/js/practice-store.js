@@ -33,7 +33,9 @@ export function saveMatch(match) {
     id: match.id,
     ruleset: match.ruleset,
     status: match.status,
-    commitment: match.commitment,
+    // what the page was shown before the first roll, and the client seed it sent
+    commitment: saved[match.id]?.commitment ?? match.commitment,
+    my_client_seed: saved[match.id]?.my_client_seed ?? null,
     client_seeds: match.seats.map((seat) => seat.client_seed),
     transcripts: match.seats.map((seat) => seat.transcript),
     result: match.result,
@@ -45,6 +47,15 @@ export function saveMatch(match) {
     delete saved[stale];
   }
   writeAll(saved);
+}
+
+/** Note the client seed this page sent with the first roll of match `id`. */
+export function noteClientSeed(id, seed) {
+  const saved = readAll();
+  if (saved[id] && saved[id].my_client_seed === null) {
+    saved[id].my_client_seed = seed;
+    writeAll(saved);
+  }
 }
 
 /** The saved copy of match `id`, or null. */
