@@ -113,8 +113,13 @@ def settle_ledger() -> None:
 
 @bp.errorhandler(MatchConflict)
 def handle_match_conflict(error: MatchConflict):
-    """A 409 that carries the match as it stands."""
-    response = jsonify({"error": {"code": error.code, "message": error.message},
+    """A 409 that carries the match as it stands, the Joker refusal explained in the
+    request's language."""
+    message, you = error.message, error.match.seat_of(caller())
+    if error.code == "joker-forbids" and you is not None:
+        placement = error.match.games[you].placement()
+        message = placement.reason(language()) if placement is not None else message
+    response = jsonify({"error": {"code": error.code, "message": message},
                         "match": match_state(error.match, caller(), language())})
     response.status_code = 409
     return response

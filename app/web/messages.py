@@ -326,6 +326,7 @@ def api_error_messages() -> dict[str, str]:
         "no-hints": _("Hints are for practice and games against the computer only."),
         "invalid-bots": _("Choose at most 5 computer opponents, each with a known level."),
         "invalid-seat": _("There is no such seat in this game."),
+        "invalid-match": _("The game data is not valid."),
         # the server
         "storage-unavailable": _(
             "The game store is unavailable for a moment; try again in a few seconds."

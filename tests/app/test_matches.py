@@ -187,3 +187,11 @@ def test_matches_are_listed_apart_from_daily_games_and_never_reach_a_board(clien
     assert len(listed) == 2
     board = call(client, "GET", f"/leaderboard/{play_date}/yacht")[1]
     assert board["players"] == 0
+
+
+def test_advance_when_no_bot_is_due_changes_nothing(client):
+    state = create(client, "yacht", bots=["easy"])
+    call(client, "POST", f"/matches/{state['id']}/roll", {"roll": 0, "client_seed": "adv"})
+    status, answer = call(client, "POST", f"/matches/{state['id']}/advance", {})
+    assert status == 200 and answer["match"]["next_action"] == 1
+    assert answer["match"]["turn"] == 0
