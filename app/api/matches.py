@@ -98,7 +98,7 @@ def answer(match: Match, status: int = 200):
     return response
 
 
-def match_id(value: str) -> str:
+def checked_id(value: str) -> str:
     """``value`` if it can be a match id, else the 404 (nothing is looked up)."""
     if not MATCH_ID.fullmatch(value):
         raise match_not_found()
@@ -113,8 +113,13 @@ def settle_ledger() -> None:
 
 @bp.errorhandler(MatchConflict)
 def handle_match_conflict(error: MatchConflict):
-    """A 409 that carries the match as it stands."""
-    response = jsonify({"error": {"code": error.code, "message": error.message},
+    """A 409 that carries the match as it stands, the Joker refusal explained in the
+    request's language."""
+    message, you = error.message, error.match.seat_of(caller())
+    if error.code == "joker-forbids" and you is not None:
+        placement = error.match.games[you].placement()
+        message = placement.reason(language()) if placement is not None else message
+    response = jsonify({"error": {"code": error.code, "message": message},
                         "match": match_state(error.match, caller(), language())})
     response.status_code = 409
     return response
@@ -141,14 +146,14 @@ def create_match():
     return answer(match, 201)
 
 
-@bp.get("/matches/<match>")
-def get_match(match: str):
+@bp.get("/matches/<match_id>")
+def get_match(match_id: str):
     """A match: anyone with its id may read it; at the end it carries the result and seed."""
-    return answer(services().matches.get(match_id(match)))
+    return answer(services().matches.get(checked_id(match_id)))
 
 
-@bp.post("/matches/<match>/roll")
-def roll(match: str):
+@bp.post("/matches/<match_id>/roll")
+def roll(match_id: str):
     """Roll the caller's dice not held, as action number ``roll`` (with ``client_seed`` on the
     seat's first roll)."""
     body = json_body()
@@ -157,38 +162,38 @@ def roll(match: str):
     seed = body.get("client_seed")
     if seed is not None and not isinstance(seed, str):
         raise ApiError(400, "invalid-client-seed", "client_seed must be a string.")
-    return answer(services().matches.act(match_id(match), players.current_player(), number,
+    return answer(services().matches.act(checked_id(match_id), players.current_player(), number,
                                          action, seed))
 
 
-@bp.post("/matches/<match>/score")
-def score(match: str):
+@bp.post("/matches/<match_id>/score")
+def score(match_id: str):
     """Fill a box of the caller's sheet, as action number ``roll``; the bots then play."""
     body = json_body()
     number = action_number(body)
     action = Score(text_field(body, "category"))
-    return answer(services().matches.act(match_id(match), players.current_player(), number,
+    return answer(services().matches.act(checked_id(match_id), players.current_player(), number,
                                          action))
 
 
-@bp.post("/matches/<match>/advance")
-def advance(match: str):
+@bp.post("/matches/<match_id>/advance")
+def advance(match_id: str):
     """Play the bots' turns that are due (only needed when the tables were loading)."""
-    return answer(services().matches.advance(match_id(match)))
+    return answer(services().matches.advance(checked_id(match_id)))
 
 
-@bp.get("/matches/<match>/hint")
-def hint(match: str):
+@bp.get("/matches/<match_id>/hint")
+def hint(match_id: str):
     """The best keep or box for the caller's dice, with its expected value, and the
     runner-up's (a match with one human only)."""
-    found = services().matches.hint(match_id(match), players.current_player())
+    found = services().matches.hint(checked_id(match_id), players.current_player())
     return jsonify({"hint": found})
 
 
-@bp.get("/matches/<match>/review")
-def review(match: str):
+@bp.get("/matches/<match_id>/review")
+def review(match_id: str):
     """The coach's review of a seat's game (``?seat=``, default the caller's), at the end."""
-    found = services().matches.get(match_id(match))
+    found = services().matches.get(checked_id(match_id))
     seat = request.args.get("seat")
     if seat is None:
         index = found.seat_of(caller())

@@ -270,7 +270,7 @@ class MatchService:
             }
             if self.store.create(match_id, fields, IDLE_SECONDS + RETENTION_SECONDS):
                 break
-        match = self.get(match_id)
+        match = _rebuild(MatchRecord(match_id, fields, ()))
         for seat in match.seats:
             if seat.kind == HUMAN:
                 self._note_for_player(match, seat)
@@ -423,11 +423,12 @@ class MatchService:
 
     def _bot_actions(self, match: Match, games: list[Game], number: int) -> list[Action]:
         """Every bot action due from action ``number`` on, until a human's turn or the end;
-        ``games`` is updated in place. Stops early (the bots stay due) while the sheet's
-        strategy table is loading."""
+        ``games`` is updated in place. Each bot turn is decided by one Bot (its plan kept
+        through the turn) whose generator is seeded at the turn's first action. Stops early
+        (the bots stay due) while the sheet's strategy table is loading."""
         actions: list[Action] = []
         try:
-            table = None
+            table, bot, bot_seat = None, None, None
             while True:
                 playing = [s for s in range(len(games)) if not games[s].finished]
                 if not playing:
@@ -436,8 +437,10 @@ class MatchService:
                 if match.seats[seat].kind != BOT:
                     return actions
                 table = table or self.tables(match.ruleset)
-                rng = random.Random(self._bot_seed(match, seat, number + len(actions)))
-                choice = Bot(table, match.seats[seat].bot, rng).choose(games[seat])
+                if seat != bot_seat or games[seat].dice is None:
+                    rng = random.Random(self._bot_seed(match, seat, number + len(actions)))
+                    bot, bot_seat = Bot(table, match.seats[seat].bot, rng), seat
+                choice = bot.choose(games[seat])
                 if isinstance(choice, BotRoll):
                     games[seat] = games[seat].roll(list(choice.hold), self._stream(match, seat))
                 else:
@@ -496,8 +499,8 @@ class MatchService:
     def _end_fields(self, match: Match, games: list[Game], now: str, finished: bool) -> dict:
         """The fields that end a match: status, the signed result, the server seed."""
         seed = self._seed(match)
-        epoch = int(match.record.fields["epoch"])
-        keys = next(k for k in self.secrets.epochs if k.epoch_number == epoch)
+        keys = self.secrets.for_date(parse_time(now).date())  # the epoch of the day it ends
+        epoch = keys.epoch_number
         seeds = [seed for seed, seat in zip(match.client_seeds, match.seats, strict=True)
                  if seat.kind == HUMAN]
         fields = {"status": FINISHED if finished else EXPIRED, "ended_at": now,

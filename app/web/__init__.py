@@ -8,7 +8,11 @@ static files under content-hashed addresses with compressed responses (``static_
 from flask import Flask
 
 from app.api.errors import PAGE_ERRORS
-from app.web import coach_pages, table_pages  # noqa: F401  (their routes join the pages' bp)
+from app.web import (
+    coach_pages,  # noqa: F401  (its routes join the pages' blueprint)
+    practice_pages,  # noqa: F401  (likewise)
+    table_pages,  # noqa: F401  (likewise)
+)
 from app.web.error_pages import error_page
 from app.web.headers import add_security_headers
 from app.web.locale import init_locale

@@ -5,8 +5,8 @@ import random
 
 from playkit import call
 
-from app.ledger.signing import verify_object
-from fairness import commitment, digest, replay, seat_stream
+from app.ledger.signing import verify_object, verify_signature
+from fairness import audit, commitment, digest, replay, seat_stream
 
 CLIENT_SEED = "test-client-seed"
 
@@ -45,10 +45,15 @@ def play_to_end(client, state: dict, rng: random.Random, client_seed: str = CLIE
     return state
 
 
-def check_published(state: dict, public_key_hex: str) -> None:
+def check_published(state: dict, public_key_hex: str, ledger: list[dict] | None = None) -> None:
     """Assert what anyone can check of an ended match: the signature, the commitment, every
-    seat's rolls replayed from its own stream, the transcripts' hashes and totals."""
+    seat's rolls replayed from its own stream, the transcripts' hashes and totals; and, given
+    the ledger's entries, that the core's audit passes every check."""
     result = state["result"]
+    if ledger is not None:
+        result_, transcripts = audit.answer_parts({"match": state})
+        checks = audit.check_match_in_ledger(ledger, result_, transcripts, verify_signature)
+        assert all(check.ok is True for check in checks), [c for c in checks if c.ok is not True]
     assert verify_object(public_key_hex, result)
     seed = bytes.fromhex(state["server_seed"])
     assert commitment(seed) == state["commitment"] == result["commitment"]

@@ -29,7 +29,7 @@ def test_a_practice_game_shows_its_commitment_first_and_its_seed_and_signed_resu
     assert final["status"] == "finished"
     assert final["result"]["client_seeds"] == [CLIENT_SEED]
     assert final["result"]["winners"] == [0]
-    check_published(final, public_key)
+    check_published(final, public_key, call(client, "GET", "/ledger")[1]["entries"])
     status, again = call(client, "GET", f"/matches/{final['id']}")
     assert status == 200 and again["match"] == final
 
@@ -56,7 +56,7 @@ def test_bots_take_their_turns_in_order_right_after_the_human(client, public_key
     order = state["order"]
     turns = [order[i] for i in range(len(order)) if i == 0 or order[i] != order[i - 1]]
     assert turns == [0, 1, 2] * 12
-    check_published(state, public_key)
+    check_published(state, public_key, call(client, "GET", "/ledger")[1]["entries"])
     assert sorted(state["result"]["winners"]) == [
         seat for seat, rank in enumerate(state["ranks"]) if rank == 1]
 
@@ -157,7 +157,7 @@ def test_an_idle_match_expires_with_its_seed_and_redis_forgets_it_after_the_rete
     expired = answer["match"]
     assert status == 200 and expired["status"] == "expired"
     assert expired["result"]["finished"] is False and expired["result"]["winners"] == []
-    check_published(expired, public_key)
+    check_published(expired, public_key, call(client, "GET", "/ledger")[1]["entries"])
     for key in (match_key(state["id"]), log_key(state["id"])):
         assert 0 < redis_client.ttl(key) <= RETENTION_SECONDS
     status, refused = call(client, "POST", f"/matches/{state['id']}/roll",
@@ -187,3 +187,11 @@ def test_matches_are_listed_apart_from_daily_games_and_never_reach_a_board(clien
     assert len(listed) == 2
     board = call(client, "GET", f"/leaderboard/{play_date}/yacht")[1]
     assert board["players"] == 0
+
+
+def test_advance_when_no_bot_is_due_changes_nothing(client):
+    state = create(client, "yacht", bots=["easy"])
+    call(client, "POST", f"/matches/{state['id']}/roll", {"roll": 0, "client_seed": "adv"})
+    status, answer = call(client, "POST", f"/matches/{state['id']}/advance", {})
+    assert status == 200 and answer["match"]["next_action"] == 1
+    assert answer["match"]["turn"] == 0
