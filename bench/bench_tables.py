@@ -47,6 +47,7 @@ RULESET = "yacht"
 BOTS = [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}]
 API = "/api/v1"
 STREAM_TIMEOUT = 60.0
+RETRIES = 3
 
 
 class Recorder:
@@ -63,8 +64,17 @@ class Recorder:
         self.errors: Counter = Counter()
 
     def request(self, port: int, method: str, path: str, body=None, cookie=None):
-        """One counted request; (status, answer, Set-Cookie)."""
-        status, answer, set_cookie = send(port, method, API + path, body, cookie)
+        """One counted request, sent again with the same body (the same action number: applied
+        once) while it gets no answer; (status, answer, Set-Cookie)."""
+        for attempt in range(RETRIES + 1):
+            try:
+                status, answer, set_cookie = send(port, method, API + path, body, cookie)
+                break
+            except OSError:
+                with self.lock:
+                    self.errors["no answer"] += 1
+                if attempt == RETRIES:
+                    raise
         with self.lock:
             self.requests += 1
             if status >= 400:
