@@ -2,7 +2,10 @@
 client seed fixed, turns played by their seats, the server's clock playing an idle seat exactly
 once, the live events, pass and play, the signed result and each player's list, bad input."""
 
+import json
 import random
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -14,6 +17,7 @@ from app import create_app
 from app.play.turn_clock import ClockRunner
 from app.services import EXTENSION
 from app.storage.tables import table_key
+from tests.verify.conftest import VERIFY_PY
 
 BOTS = [{"kind": "bot", "level": "easy"}]
 
@@ -189,7 +193,8 @@ def test_a_player_who_came_back_plays_again(app, service, seconds):
     assert deadline == seconds.value + 5  # the new turn has its whole time
 
 
-def test_pass_and_play_seats_take_turns_on_one_device(app, public_key):
+def test_pass_and_play_seats_take_turns_on_one_device_and_verify_py_checks_the_table(
+        app, public_key, tmp_path):
     ann = app.test_client()
     table = create_table(ann, "yacht", [{"kind": "human", "here": True, "name": "Zoe",
                                          "client_seed": "seed-zoe"}], clock=0)
@@ -202,6 +207,14 @@ def test_pass_and_play_seats_take_turns_on_one_device(app, public_key):
         table = play_turn(ann, table, rng)
     check_published(table["match"], public_key)
     assert table["match"]["result"]["client_seeds"] == ["seed-ann", "seed-zoe"]
+    saved = tmp_path / "table.json"
+    status, answer = call(ann, "GET", f"/matches/{table['match']['id']}")
+    saved.write_text(json.dumps(answer))
+    verified = subprocess.run([sys.executable, str(VERIFY_PY), "match", str(saved), "--key",
+                               public_key], capture_output=True, text=True, timeout=120,
+                              check=False)
+    assert status == 200 and verified.returncode == 0, verified.stdout + verified.stderr
+    assert "✓ ranks" in verified.stdout
 
 
 def test_the_event_stream_opens_with_a_snapshot_and_resumes_after_the_last_event_id(

@@ -3,6 +3,7 @@ a Yahtzee table with a short clock. One human never plays (the server's clock pl
 of theirs), one reloads in the middle of a turn and carries on; at the end every page shows
 the same ranks and "Verify the rolls" is ✓ for every seat."""
 
+import re
 import time
 
 import pytest
@@ -39,7 +40,7 @@ def create_table(page) -> None:
         page.select_option(f"[data-seat-row='{row}'] [data-seat-kind]", kind)
     page.fill("[data-clock]", str(CLOCK_SECONDS))
     page.click("[data-create]")
-    page.wait_for_url("**/tables/*")
+    page.wait_for_url(re.compile(r"/tables/[0-9a-f]{32}$"))
     page.wait_for_selector("[data-code]:not(:empty)")
 
 
