@@ -5,8 +5,10 @@ the same ranks and "Verify the rolls" is ✓ for every seat."""
 
 import re
 import time
+import urllib.request
 
 import pytest
+from playwright.sync_api import expect
 
 CLOCK_SECONDS = 3
 GAME_SECONDS = 240
@@ -16,6 +18,9 @@ GAME_SECONDS = 240
 def server(make_live_server):
     """A live server of this test's own (gevent workers: the event streams wait in them)."""
     live = make_live_server(workers=2)
+    for _ in range(2):  # each worker loads its strategy tables first: wait for both
+        with urllib.request.urlopen(live.url + "/tables/new", timeout=120) as response:
+            assert response.status == 200
     yield live
     live.stop()
 
@@ -23,7 +28,7 @@ def server(make_live_server):
 def open_page(browser, server, path: str):
     """A new player (browser context) on ``path``."""
     context = browser.new_context(base_url=server.url, locale="en-GB", timezone_id="UTC")
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(30_000)  # a busy machine
     page = context.new_page()
     page.goto(path)
     return context, page
@@ -31,7 +36,7 @@ def open_page(browser, server, path: str):
 
 def create_table(page) -> None:
     """Ann's form: Yahtzee, two friends and two bots, a short clock."""
-    page.wait_for_function("document.querySelector('[data-client-seed]').value !== ''")
+    expect(page.locator("[data-client-seed]")).not_to_have_value("")  # the script runs
     page.fill("[data-name]", "Ann")
     page.select_option("[data-ruleset]", "yahtzee")
     for _ in range(3):
@@ -46,13 +51,12 @@ def create_table(page) -> None:
 
 def join(page, name: str) -> None:
     """A friend's page: name, then sit at the table (once the page's script is running)."""
-    page.wait_for_function("document.querySelector('[data-join-seed]').value !== ''")
+    expect(page.locator("[data-join-seed]")).not_to_have_value("")
     page.fill("[data-join-name]", name)
-    page.click("[data-join]")
-    try:
-        page.wait_for_selector("[data-join-form]", state="hidden")
-    except Exception:
-        raise AssertionError(page.inner_text("[data-table-status]")) from None
+    with page.expect_response(lambda response: "/join" in response.url) as joined:
+        page.click("[data-join]")
+    assert joined.value.status == 200, joined.value.text()
+    page.wait_for_selector("[data-join-form]", state="hidden")
 
 
 def play_if_my_turn(page) -> bool:
@@ -104,8 +108,8 @@ def test_three_humans_two_bots_a_clock_a_reload_and_every_seat_verified(browser,
     assert ranks_text(bob) == ranks == ranks_text(cat)
     for page in (ann, bob, cat):
         page.click("[data-verify]")
-        page.wait_for_function(
-            "document.querySelectorAll('[data-verify-seat]').length === 5", timeout=30_000)
-        assert page.locator("[data-verify-seat][data-ok='true']").count() == 5
+        expect(page.locator("[data-verify-seat]")).to_have_count(5, timeout=60_000)
+        assert page.locator("[data-verify-seat][data-ok='true']").count() == 5, \
+            page.locator("[data-verify-seat]").all_inner_texts()
     for context in (ann_context, bob_context, cat_context):
         context.close()

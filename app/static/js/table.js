@@ -16,6 +16,7 @@ let hold = [false, false, false, false, false];
 let deadline = null; // performance.now() when the timed turn ends
 let busy = false;
 let pending = false;
+let written = 0; // answers of this page's own POSTs: a GET sent before one is stale
 let verified = null;
 
 function say(key, values = {}) {
@@ -40,6 +41,11 @@ function myTurn() {
   return !watching && match && match.status === "playing" && table.you.includes(match.turn);
 }
 
+function setWritten(next) {
+  written += 1;
+  setTable(next);
+}
+
 function setTable(next) {
   if (next.match && table?.match && table.match.turn !== next.match.turn) {
     hold = [false, false, false, false, false];
@@ -55,8 +61,14 @@ async function refresh() {
     return;
   }
   busy = true;
+  const asked = written;
   try {
-    setTable((await getJson(`/tables/${tableId}`, { retries: 2 })).table);
+    const answer = await getJson(`/tables/${tableId}`, { retries: 2 });
+    if (asked === written) {
+      setTable(answer.table);
+    } else {
+      pending = true; // sent before our own write landed (perhaps without its cookie yet)
+    }
   } catch (error) {
     status(say("error", { message: errorText(error) }));
   } finally {
@@ -216,7 +228,7 @@ async function act(action, body) {
     const answer = await postJson(`/tables/${tableId}/${action}`, { ...body, roll: number },
       { retries: 2 });
     if (action === "score") hold = [false, false, false, false, false];
-    setTable(answer.table);
+    setWritten(answer.table);
   } catch (error) {
     status(errorText(error));
     refresh();
@@ -250,7 +262,10 @@ async function verify() {
 
 function listen() {
   const source = new EventSource(`/api/v1/tables/${tableId}/events`);
-  source.addEventListener("snapshot", (event) => setTable(JSON.parse(event.data)));
+  source.addEventListener("snapshot", (event) => {
+    if (written === 0) setTable(JSON.parse(event.data));
+    else refresh(); // a snapshot may have been taken before this page's own write
+  });
   for (const kind of ["joined", "started"]) source.addEventListener(kind, refresh);
   source.addEventListener("actions", (event) => {
     const data = JSON.parse(event.data);
@@ -283,14 +298,14 @@ $("[data-join-form]").addEventListener("submit", async (event) => {
   try {
     const answer = await postJson(`/tables/${tableId}/join`, {
       name: $("[data-join-name]").value, client_seed: $("[data-join-seed]").value });
-    setTable(answer.table);
+    setWritten(answer.table);
   } catch (error) {
     status(errorText(error));
   }
 });
 $("[data-start]").addEventListener("click", async () => {
   try {
-    setTable((await postJson(`/tables/${tableId}/start`, {})).table);
+    setWritten((await postJson(`/tables/${tableId}/start`, {})).table);
   } catch (error) {
     status(errorText(error));
   }
