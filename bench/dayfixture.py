@@ -143,15 +143,17 @@ def play_game(rng: random.Random, stream: SharedStream, scorer: CachedRules) -> 
     boxes, extra, rolls, transcript = {}, 0, 0, []
     for _ in ruleset.categories:
         dice = None
-        for _ in range(rng.choice((1, 2, 3, 3, 3))):
+        turn_rolls = rng.choice((1, 2, 3, 3, 3))
+        for _ in range(turn_rolls):
             hold = NO_HOLD if dice is None else _choose_hold(rng, dice)
             drawn = stream.roll(rolls)
             rolls += 1
             dice = tuple(dice[p] if hold[p] else drawn[p] for p in range(5))
             transcript.append({"action": "roll", "hold": list(hold), "dice": list(dice)})
-        category = _choose_box(rng, ruleset, scorer, dice, boxes)
-        points = scorer.points(category, dice, boxes)
-        bonus = scorer.bonus(dice, boxes)
+        first_roll = turn_rolls == 1
+        category = _choose_box(rng, ruleset, scorer, dice, boxes, first_roll)
+        points = scorer.points(category, dice, boxes, first_roll)
+        bonus = scorer.bonus(dice, boxes, category)
         transcript.append({"action": "score", "category": category, "points": points,
                            "bonus": bonus})
         boxes[category] = points
@@ -167,14 +169,16 @@ def _choose_hold(rng: random.Random, dice: tuple) -> list:
     return [rng.random() < 0.5 for _ in dice]
 
 
-def _choose_box(rng: random.Random, ruleset, scorer: CachedRules, dice: tuple, boxes: dict) -> str:
+def _choose_box(rng: random.Random, ruleset, scorer: CachedRules, dice: tuple, boxes: dict,
+                first_roll: bool) -> str:
     """A box the rules allow: five of a kind in its box when free, else often the best one."""
     if scorer.joker(dice, boxes):
         allowed = rules.placement(ruleset.id, dice, boxes).allowed
     else:
         allowed = [c.id for c in ruleset.categories if c.id not in boxes]
-    if ruleset.five_of_a_kind_box in allowed and len(set(dice)) == 1:
-        return ruleset.five_of_a_kind_box
+    five_boxes = [c for c in ruleset.boxes_of_kind(ruleset.five_of_a_kind_box) if c in allowed]
+    if five_boxes and len(set(dice)) == 1:
+        return five_boxes[0]
     if rng.random() < 0.6:
-        return max(allowed, key=lambda c: scorer.points(c, dice, boxes))
+        return max(allowed, key=lambda c: scorer.points(c, dice, boxes, first_roll))
     return rng.choice(allowed)

@@ -41,11 +41,12 @@ from .match import (
     validate_client_seed,
 )
 from .rules import Placement, Totals, extra_bonus, placement, score, totals
-from .sheets import DAILY_RULESETS, RULESETS, Category, Ruleset, get_ruleset
+from .sheets import DAILY_RULESETS, PLAYABLE_RULESETS, RULESETS, Category, Ruleset, get_ruleset
 
 __all__ = [
     "DAILY_RULESETS",
     "MATCH_TYPE",
+    "PLAYABLE_RULESETS",
     "RULESETS",
     "BoxFilled",
     "Category",

@@ -79,6 +79,11 @@ class Game:
         return 0 if self.finished else ROLLS_PER_TURN - self.rolls_in_turn
 
     @property
+    def first_roll(self) -> bool:
+        """True when the dice on the table came on the turn's first roll (nothing rerolled)."""
+        return self.rolls_in_turn == 1
+
+    @property
     def next_action(self) -> int:
         """The number the next action will have (the transcript's length)."""
         return len(self.transcript)
@@ -91,14 +96,15 @@ class Game:
         """Where the current dice may be scored, or None before the turn's first roll."""
         if self.dice is None or self.finished:
             return None
-        return rules.placement(self.ruleset, self.dice, self.boxes)
+        return rules.placement(self.ruleset, self.dice, self.boxes, self.first_roll)
 
     def previews(self) -> dict[str, int]:
         """What the current dice would score in each box they may go in now."""
         allowed = self.placement()
         if allowed is None:
             return {}
-        return {c: rules.score(self.ruleset, c, self.dice, self.boxes) for c in allowed.allowed}
+        return {c: rules.score(self.ruleset, c, self.dice, self.boxes, self.first_roll)
+                for c in allowed.allowed}
 
     def roll(self, hold, stream: DiceStream) -> "Game":
         """Roll the dice not held; the drawn die of a held position is consumed all the same."""
@@ -113,11 +119,11 @@ class Game:
             raise NotRolled("roll the dice before choosing a box")
         if isinstance(category, str) and category in self.boxes:
             raise BoxFilled(f"the {category} box is already filled")
-        points = rules.score(self.ruleset, category, self.dice, self.boxes)
-        allowed = rules.placement(self.ruleset, self.dice, self.boxes)
+        points = rules.score(self.ruleset, category, self.dice, self.boxes, self.first_roll)
+        allowed = rules.placement(self.ruleset, self.dice, self.boxes, self.first_roll)
         if category not in allowed.allowed:
             raise JokerForbids(allowed.reason("en"))
-        bonus = rules.extra_bonus(self.ruleset, self.dice, self.boxes)
+        bonus = rules.extra_bonus(self.ruleset, self.dice, self.boxes, category)
         entry = {"action": "score", "category": category, "points": points, "bonus": bonus}
         return replace(
             self,

@@ -2,7 +2,8 @@
 
 ``score`` says what dice are worth in a box, ``placement`` which free boxes they may go in
 now (and why, when the Joker rule narrows it), ``extra_bonus`` what a further
-five-of-a-kind adds, ``totals`` the final breakdown.
+five-of-a-kind adds, ``totals`` the final breakdown. ``first_roll`` says the dice came on
+the turn's first roll (the game knows it from its transcript), which only Generala rewards.
 """
 
 from collections.abc import Mapping
@@ -19,6 +20,8 @@ from .sheets import (
     Ruleset,
     get_ruleset,
 )
+
+UPPER_KINDS = tuple(UPPER_NAMES)
 
 Sheet = Mapping[str, int]
 
@@ -45,9 +48,21 @@ _REASONS = {
         "libre du haut.",
     },
 }
+# Joker rule, several columns: five 4s may go in any free Fours box.
+_UPPER_CHOICE = {
+    "en": "Joker rule: five {face}s must go in a free {box} box: {choices}.",
+    "fr": "Règle du joker : cinq {face} vont obligatoirement dans une case {box} libre : "
+    "{choices}.",
+}
 _BONUS = {
     "en": " Your Yahtzee box holds 50, so you also get +{bonus}.",
     "fr": " Votre case Yahtzee vaut 50 : vous gagnez aussi +{bonus}.",
+}
+_BONUS_COLUMNS = {
+    "en": " Your Yahtzee boxes hold their points, so you also get +{bonus} × the column's "
+    "multiplier.",
+    "fr": " Vos cases Yahtzee sont remplies de leurs points : vous gagnez aussi +{bonus} × le "
+    "multiplicateur de la colonne.",
 }
 
 
@@ -72,6 +87,8 @@ class Placement:
         if self.restriction is None:
             return None
         texts = _REASONS[self.restriction]
+        if self.restriction == JOKER_UPPER and len(self.allowed) > 1:
+            texts = _UPPER_CHOICE
         language = language if language in texts else "en"
         ruleset = get_ruleset(self.ruleset)
         choices = ", ".join(
@@ -84,7 +101,11 @@ class Placement:
             choices=choices,
             points=self.points[0],
         )
-        return text + (_BONUS[language].format(bonus=self.bonus) if self.bonus else "")
+        if not self.bonus:
+            return text
+        if ruleset.columns > 1:
+            return text + _BONUS_COLUMNS[language].format(bonus=ruleset.extra_bonus)
+        return text + _BONUS[language].format(bonus=self.bonus)
 
 
 @dataclass(frozen=True)
@@ -130,37 +151,52 @@ def validate_sheet(ruleset: Ruleset, sheet: Sheet | None) -> Sheet:
 
 
 def joker_applies(ruleset: Ruleset, dice: Dice, sheet: Sheet) -> bool:
-    """True when these dice are a further five-of-a-kind that the forced Joker rule places."""
-    return ruleset.joker and is_five_of_a_kind(dice) and ruleset.five_of_a_kind_box in sheet
+    """True when these dice are a further five-of-a-kind that the forced Joker rule places:
+    every box of the five-of-a-kind kind (one per column) is already filled."""
+    return ruleset.joker and is_five_of_a_kind(dice) and _five_boxes_filled(ruleset, sheet)
 
 
-def score(ruleset_id: str, category: str, dice, sheet: Sheet | None = None) -> int:
+def score(ruleset_id: str, category: str, dice, sheet: Sheet | None = None,
+          first_roll: bool = False) -> int:
     """Points ``dice`` are worth in box ``category`` of ``ruleset_id`` given the filled ``sheet``.
 
-    The sheet matters only where the Joker rule gives Full House and the straights their
-    fixed value for a further five-of-a-kind.
+    The sheet matters only for a further five-of-a-kind: where the Joker rule gives Full House
+    and the straights their fixed value, and in Generala's doble generala box, which scores
+    only while the generala box holds its points. ``first_roll`` (the dice came on the turn's
+    first roll) adds the sheet's first-roll bonus to a box that qualifies (Generala's servida).
     """
     ruleset = get_ruleset(ruleset_id)
     dice = validate_dice(dice)
     sheet = validate_sheet(ruleset, sheet)
     box = _require_category(ruleset, category)
-    if category in JOKER_POINTS and joker_applies(ruleset, dice, sheet):
-        return JOKER_POINTS[category]
-    return box.scorer(dice)
+    if box.kind in JOKER_POINTS and joker_applies(ruleset, dice, sheet):
+        return JOKER_POINTS[box.kind] * box.multiplier
+    points = box.scorer(dice)
+    if box.kind == ruleset.second_five_box and not _five_boxes_hold_points(ruleset, sheet):
+        return 0
+    if first_roll and points:
+        points += ruleset.first_roll_bonus.get(box.kind, 0)
+    return points
 
 
-def extra_bonus(ruleset_id: str, dice, sheet: Sheet | None = None) -> int:
-    """Bonus points scoring ``dice`` now adds: a further five-of-a-kind while its box holds 50."""
+def extra_bonus(ruleset_id: str, dice, sheet: Sheet | None = None,
+                category: str | None = None) -> int:
+    """Bonus points scoring ``dice`` now adds: a further five-of-a-kind while every box of the
+    five-of-a-kind kind holds its points, times the multiplier of ``category``'s column (the
+    box the dice go in; one-column sheets need not name it)."""
     ruleset = get_ruleset(ruleset_id)
     dice = validate_dice(dice)
     sheet = validate_sheet(ruleset, sheet)
-    box = ruleset.five_of_a_kind_box
-    if ruleset.extra_bonus and is_five_of_a_kind(dice) and box and sheet.get(box) == 50:
-        return ruleset.extra_bonus
-    return 0
+    if not (ruleset.extra_bonus and is_five_of_a_kind(dice)):
+        return 0
+    if not _five_boxes_hold_points(ruleset, sheet):
+        return 0
+    multiplier = _require_category(ruleset, category).multiplier if category is not None else 1
+    return ruleset.extra_bonus * multiplier
 
 
-def placement(ruleset_id: str, dice, sheet: Sheet | None = None) -> Placement:
+def placement(ruleset_id: str, dice, sheet: Sheet | None = None,
+              first_roll: bool = False) -> Placement:
     """The free boxes ``dice`` may go in now, narrowed by the forced Joker rule where it applies."""
     ruleset = get_ruleset(ruleset_id)
     dice = validate_dice(dice)
@@ -169,10 +205,11 @@ def placement(ruleset_id: str, dice, sheet: Sheet | None = None) -> Placement:
     if not joker_applies(ruleset, dice, sheet):
         return Placement(free)
     face = dice[0]
-    upper_box = ruleset.categories[face - 1].id
+    upper_kind = UPPER_KINDS[face - 1]
+    free_upper = tuple(c for c in free if ruleset.category(c).kind == upper_kind)
     free_lower = tuple(c for c in free if _section(ruleset, c) == LOWER)
-    if upper_box in free:
-        allowed, code = (upper_box,), JOKER_UPPER
+    if free_upper:
+        allowed, code = free_upper, JOKER_UPPER
     elif free_lower:
         allowed, code = free_lower, JOKER_LOWER
     else:
@@ -181,21 +218,52 @@ def placement(ruleset_id: str, dice, sheet: Sheet | None = None) -> Placement:
         allowed,
         code,
         face,
-        upper_box,
+        upper_kind,
         ruleset.id,
-        tuple(score(ruleset.id, box, dice, sheet) for box in allowed),
-        extra_bonus(ruleset.id, dice, sheet),
+        tuple(score(ruleset.id, box, dice, sheet, first_roll) for box in allowed),
+        extra_bonus(ruleset.id, dice, sheet, allowed[0] if allowed else None),
     )
 
 
 def totals(ruleset_id: str, sheet: Sheet, extra_bonus_points: int = 0) -> Totals:
-    """The breakdown of a (possibly partial) sheet plus the extra five-of-a-kind bonuses earned."""
+    """The breakdown of a (possibly partial) sheet plus the extra five-of-a-kind bonuses earned.
+
+    The upper bonus is counted per column: column ``k`` (multiplier ``k``, 1 on one-column
+    sheets) earns ``upper_bonus × k`` once its upper boxes total ``63 × k``.
+    """
     ruleset = get_ruleset(ruleset_id)
     sheet = validate_sheet(ruleset, sheet)
-    upper = sum(points for c, points in sheet.items() if _section(ruleset, c) == UPPER)
-    lower = sum(points for c, points in sheet.items() if _section(ruleset, c) == LOWER)
-    bonus = ruleset.upper_bonus if upper >= UPPER_BONUS_THRESHOLD else 0
+    return totals_of_valid(ruleset, sheet, extra_bonus_points)
+
+
+def totals_of_valid(ruleset: Ruleset, sheet: Sheet, extra_bonus_points: int = 0) -> Totals:
+    """``totals`` for a sheet whose boxes are known to be boxes of ``ruleset``."""
+    upper = lower = bonus = 0
+    upper_by_column: dict[int, int] = {}
+    for box_id, points in sheet.items():
+        box = ruleset.category(box_id)
+        if box.section == UPPER:
+            upper += points
+            upper_by_column[box.column] = upper_by_column.get(box.column, 0) + points
+        else:
+            lower += points
+    if ruleset.upper_bonus:
+        for column, column_upper in upper_by_column.items():
+            if column_upper >= UPPER_BONUS_THRESHOLD * column:
+                bonus += ruleset.upper_bonus * column
     return Totals(upper, bonus, lower, extra_bonus_points)
+
+
+def _five_boxes_filled(ruleset: Ruleset, sheet: Sheet) -> bool:
+    """True when every box of the sheet's five-of-a-kind kind is filled (with points or 0)."""
+    boxes = ruleset.boxes_of_kind(ruleset.five_of_a_kind_box)
+    return bool(boxes) and all(box in sheet for box in boxes)
+
+
+def _five_boxes_hold_points(ruleset: Ruleset, sheet: Sheet) -> bool:
+    """True when every box of the sheet's five-of-a-kind kind holds its points (not 0)."""
+    boxes = ruleset.boxes_of_kind(ruleset.five_of_a_kind_box)
+    return bool(boxes) and all(sheet.get(box) for box in boxes)
 
 
 def _require_category(ruleset: Ruleset, category: str):

@@ -30,6 +30,44 @@ def of_a_kind_sum(needed: int) -> Scorer:
     return lambda dice: sum(dice) if max(Counter(dice).values()) >= needed else 0
 
 
+def of_a_kind_face(needed: int) -> Scorer:
+    """Yatzy: at least ``needed`` equal dice score ``needed`` × that face (only those dice)."""
+
+    def score(dice: Dice) -> int:
+        face, count = Counter(dice).most_common(1)[0]
+        return needed * face if count >= needed else 0
+
+    return score
+
+
+def of_a_kind_points(needed: int, points: int) -> Scorer:
+    """At least ``needed`` equal dice: ``points`` (Generala's poker), else 0."""
+    return lambda dice: points if max(Counter(dice).values()) >= needed else 0
+
+
+def highest_pair(dice: Dice) -> int:
+    """Yatzy's one pair: 2 × the highest face shown at least twice, else 0."""
+    pairs = [face for face, count in Counter(dice).items() if count >= 2]
+    return 2 * max(pairs) if pairs else 0
+
+
+def two_pairs(dice: Dice) -> int:
+    """Yatzy's two pairs: two different faces each shown at least twice: 2 × each, else 0."""
+    pairs = [face for face, count in Counter(dice).items() if count >= 2]
+    return 2 * sum(pairs) if len(pairs) == 2 else 0
+
+
+def any_run(runs: tuple[tuple[int, ...], ...], points: int) -> Scorer:
+    """Exactly the faces of one of ``runs``: ``points``, else 0."""
+    wanted = [list(run) for run in runs]
+    return lambda dice: points if sorted(dice) in wanted else 0
+
+
+def times(scorer: Scorer, multiplier: int) -> Scorer:
+    """``scorer``'s points times ``multiplier`` (a column of a triple sheet)."""
+    return lambda dice: multiplier * scorer(dice)
+
+
 def four_of_a_kind_face(dice: Dice) -> int:
     """Traditional Yacht: at least four equal dice score 4 × that face; the fifth never counts."""
     face, count = Counter(dice).most_common(1)[0]

@@ -1,7 +1,13 @@
-"""The sheets: which boxes each ruleset has, in order, what they score, and their names."""
+"""The sheets: which boxes each ruleset has, in order, what they score, and their names.
+
+``RULESETS`` lists every sheet a game can be played on (practice, matches, tables);
+``DAILY_RULESETS`` those with a daily challenge in the first epoch, ``YATZY_DAILY`` the one a
+later epoch adds (see ``daily_rulesets``).
+"""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from . import scoring
 from .errors import UnknownRuleset
@@ -13,23 +19,46 @@ UPPER_BONUS_THRESHOLD = 63
 
 @dataclass(frozen=True)
 class Category:
-    """One box of a sheet: its id, its section, its scorer and its names (``en``, ``fr``)."""
+    """One box of a sheet: its id, its section, its scorer and its names (``en``, ``fr``).
+
+    ``kind`` is the box it repeats (``ones@2``'s kind is ``ones``; a one-column box is its own
+    kind); ``column`` its column (1 on one-column sheets) and ``multiplier`` what its column
+    multiplies the dice's worth by (the scorer already includes it).
+    """
 
     id: str
     section: str
     scorer: scoring.Scorer = field(repr=False, compare=False)
     names: Mapping[str, str] = field(compare=False)
     rule: Mapping[str, str] = field(compare=False)
+    kind: str = ""
+    column: int = 1
+    multiplier: int = 1
+
+    def __post_init__(self):
+        """A box without an explicit kind is its own kind."""
+        if not self.kind:
+            object.__setattr__(self, "kind", self.id)
 
 
 @dataclass(frozen=True)
 class Ruleset:
     """A sheet and its sheet-level rules.
 
-    ``upper_bonus``: points added once the upper boxes total 63 (0: no bonus).
-    ``five_of_a_kind_box``: the box five equal dice score in, where extra ones matter.
-    ``extra_bonus``: points for each further five-of-a-kind while that box holds 50 (0: none).
+    ``upper_bonus``: points added once the upper boxes total 63 (0: no bonus); on a sheet of
+    several columns, per column, times its multiplier, once that column's upper boxes total
+    63 × its multiplier.
+    ``five_of_a_kind_box``: the kind of box five equal dice score in, where further ones
+    matter (a "further" five-of-a-kind comes once every box of that kind is filled).
+    ``extra_bonus``: points for each further five-of-a-kind while every box of that kind holds
+    its value, times the multiplier of the box it is scored in (0: none).
     ``joker``: whether the forced Joker placement applies to further five-of-a-kinds.
+    ``first_roll_bonus``: points a box of that kind adds when its dice came on the turn's
+    first roll and qualify (Generala's "servida").
+    ``second_five_box``: the kind of box that scores only a further five-of-a-kind, while the
+    five-of-a-kind box holds its value (Generala's doble generala); 0 otherwise.
+    ``columns``: how many columns the sheet has (its boxes are column 1's, then column 2's…);
+    ``column_boxes``: on a sheet of several columns, the one-column boxes each column repeats.
     """
 
     id: str
@@ -39,6 +68,10 @@ class Ruleset:
     five_of_a_kind_box: str | None = None
     extra_bonus: int = 0
     joker: bool = False
+    first_roll_bonus: Mapping[str, int] = field(default_factory=dict, compare=False)
+    second_five_box: str | None = None
+    columns: int = 1
+    column_boxes: tuple[Category, ...] = field(default=(), compare=False)
 
     @property
     def category_ids(self) -> tuple[str, ...]:
@@ -47,7 +80,16 @@ class Ruleset:
 
     def category(self, category_id: str) -> Category | None:
         """Return the box with this id, or None if the sheet has none."""
-        return next((c for c in self.categories if c.id == category_id), None)
+        return self._boxes_by_id.get(category_id)
+
+    def boxes_of_kind(self, kind: str | None) -> tuple[str, ...]:
+        """The ids of the boxes of ``kind`` in sheet order (one per column)."""
+        return tuple(c.id for c in self.categories if c.kind == kind)
+
+    @cached_property
+    def _boxes_by_id(self) -> dict[str, Category]:
+        """The boxes by id, built once per sheet."""
+        return {c.id: c for c in self.categories}
 
 
 _FACE_NAMES = {
@@ -166,6 +208,100 @@ def _yahtzee(ruleset_id: str, en: str, fr: str, joker: bool, extra_bonus: int) -
 
 YAHTZEE = _yahtzee("yahtzee", "Yahtzee", "Yahtzee", joker=True, extra_bonus=100)
 
+YATZY = Ruleset(
+    id="yatzy",
+    names={"en": "Yatzy (Scandinavian)", "fr": "Yatzy (scandinave)"},
+    categories=_upper_boxes()
+    + (
+        _box("one-pair", scoring.highest_pair, "One Pair", "Une paire",
+             "Two equal: the sum of the highest pair", "Deux identiques : somme de la plus "
+             "haute paire"),
+        _box("two-pairs", scoring.two_pairs, "Two Pairs", "Deux paires",
+             "Two pairs of different faces: the sum of those four dice",
+             "Deux paires de valeurs différentes : somme de ces quatre dés"),
+        _box("three-of-a-kind", scoring.of_a_kind_face(3), "Three of a Kind", "Brelan",
+             "Three equal: the sum of those three dice",
+             "Trois identiques : somme de ces trois dés"),
+        _box("four-of-a-kind", scoring.of_a_kind_face(4), "Four of a Kind", "Carré",
+             "Four equal: the sum of those four dice",
+             "Quatre identiques : somme de ces quatre dés"),
+        _box("small-straight", scoring.exact_run((1, 2, 3, 4, 5), 15),
+             "Small Straight", "Petite suite",
+             "Exactly 1-2-3-4-5: 15", "Exactement 1-2-3-4-5 : 15"),
+        _box("large-straight", scoring.exact_run((2, 3, 4, 5, 6), 20),
+             "Large Straight", "Grande suite",
+             "Exactly 2-3-4-5-6: 20", "Exactement 2-3-4-5-6 : 20"),
+        _box("full-house", scoring.full_house(None), "Full House", "Full",
+             "Three of one face and two of another: sum of the dice",
+             "Trois d'une valeur et deux d'une autre : somme des dés"),
+        _box("chance", scoring.total, "Chance", "Chance",
+             "Any dice: sum of the dice", "Dés quelconques : somme des dés"),
+        _box("yatzy", scoring.five_of_a_kind(50), "Yatzy", "Yatzy",
+             "Five equal: 50", "Cinq identiques : 50"),
+    ),
+    upper_bonus=50,
+)
+
+GENERALA = Ruleset(
+    id="generala",
+    names={"en": "Generala", "fr": "Générala"},
+    categories=_upper_boxes()
+    + (
+        _box("escalera", scoring.any_run(((1, 2, 3, 4, 5), (2, 3, 4, 5, 6)), 20),
+             "Straight (Escalera)", "Suite (Escalera)",
+             "1-2-3-4-5 or 2-3-4-5-6: 20; 25 on the turn's first roll",
+             "1-2-3-4-5 ou 2-3-4-5-6 : 20 ; 25 du premier lancer"),
+        _box("full", scoring.full_house(30), "Full House (Full)", "Full",
+             "Three of one face and two of another: 30; 35 on the first roll",
+             "Trois d'une valeur et deux d'une autre : 30 ; 35 du premier lancer"),
+        _box("poker", scoring.of_a_kind_points(4, 40), "Four of a Kind (Poker)", "Carré (Poker)",
+             "At least four equal: 40; 45 on the first roll",
+             "Au moins quatre identiques : 40 ; 45 du premier lancer"),
+        _box("generala", scoring.five_of_a_kind(50), "Generala", "Générala",
+             "Five equal: 50; 100 on the first roll (servida)",
+             "Cinq identiques : 50 ; 100 du premier lancer (servie)"),
+        _box("doble-generala", scoring.five_of_a_kind(100), "Double Generala", "Double générala",
+             "Five equal again, the Generala box holding its points: 100",
+             "Cinq identiques une seconde fois, la case Générala remplie de ses points : 100"),
+    ),
+    five_of_a_kind_box="generala",
+    first_roll_bonus={"escalera": 5, "full": 5, "poker": 5, "generala": 50},
+    second_five_box="doble-generala",
+)
+
+TRIPLE_COLUMNS = 3
+
+
+def _in_column(box: Category, column: int) -> Category:
+    """``box`` in column ``column`` of a triple sheet: id ``<box>@<column>``, worth × column."""
+    return Category(
+        f"{box.id}@{column}",
+        box.section,
+        scoring.times(box.scorer, column),
+        {"en": f"{box.names['en']} ×{column}", "fr": f"{box.names['fr']} ×{column}"},
+        {"en": f"{box.rule['en']} (× {column})", "fr": f"{box.rule['fr']} (× {column})"},
+        kind=box.id,
+        column=column,
+        multiplier=column,
+    )
+
+
+YAHTZEE_TRIPLE = Ruleset(
+    id="yahtzee-triple",
+    names={"en": "Triple Yahtzee", "fr": "Yahtzee triple"},
+    categories=tuple(
+        _in_column(box, column)
+        for column in range(1, TRIPLE_COLUMNS + 1)
+        for box in YAHTZEE.categories
+    ),
+    upper_bonus=35,
+    five_of_a_kind_box="yahtzee",
+    extra_bonus=100,
+    joker=True,
+    columns=TRIPLE_COLUMNS,
+    column_boxes=YAHTZEE.categories,
+)
+
 RULESETS: dict[str, Ruleset] = {
     ruleset.id: ruleset
     for ruleset in (
@@ -176,12 +312,29 @@ RULESETS: dict[str, Ruleset] = {
         _yahtzee("yahtzee-no-bonus", "Yahtzee, no +100", "Yahtzee sans +100", True, 0),
         _yahtzee("yahtzee-no-joker-no-bonus", "Yahtzee, no Joker, no +100",
                  "Yahtzee sans joker ni +100", False, 0),
+        YATZY,
+        GENERALA,
+        YAHTZEE_TRIPLE,
     )
 }
 
+# Every sheet a player can choose for a practice game, a game against the computer or a table.
+PLAYABLE_RULESETS = tuple(RULESETS)
+
+# The daily sheets of the first epoch (its entry's ``rulesets``): never changed, so that every
+# day of it keeps verifying.
 DAILY_RULESETS = ("yacht", "yacht-bonus", "yahtzee")
 
-# Under the Joker rule these boxes score their fixed value even though the dice don't form them.
+# The sheet a later epoch's entry adds to the daily challenges (see FAIRNESS.md, "Epochs"):
+# an epoch's entry lists its daily sheets, and a new epoch publishes these four.
+YATZY_DAILY = "yatzy"
+DAILY_RULESETS_WITH_YATZY = (*DAILY_RULESETS, YATZY_DAILY)
+NEW_EPOCH_RULESETS = DAILY_RULESETS_WITH_YATZY
+# Every sheet that is a daily challenge on some date: the union of the epochs' lists.
+ANY_DAILY_RULESETS = DAILY_RULESETS_WITH_YATZY
+
+# Under the Joker rule these kinds of box score their fixed value (times their column's
+# multiplier) even though the dice don't form them.
 JOKER_POINTS = {"full-house": 25, "small-straight": 30, "large-straight": 40}
 
 

@@ -46,7 +46,7 @@ from fairness.audit import match_checks
 from fairness.chain import new_epoch, seed_for_day
 from fairness.daylog import published_log
 from fairness.dice import block_message, dice_from_block
-from fairness.sheets import DAILY_RULESETS, LOWER, UPPER
+from fairness.sheets import DAILY_RULESETS, LOWER, UPPER, YATZY_DAILY
 
 VECTORS_PATH = Path(__file__).resolve().parents[1] / "tests" / "vectors.json"
 
@@ -75,6 +75,12 @@ CT_LEAVES = [
     "606162636465666768696a6b6c6d6e6f",
 ]
 MERKLE_SIZES = (0, 1, 2, 3, 5, 7, 8, 13)
+
+# The sheets of the reference documents; the sheets from public descriptions (docs/sheets.md)
+# come after every earlier vector of a section, so that those keep their place.
+DOCUMENTED_SHEETS = ("yacht", "yacht-bonus", "yahtzee", "yahtzee-no-joker", "yahtzee-no-bonus",
+                     "yahtzee-no-joker-no-bonus")
+PUBLIC_SHEETS = tuple(r for r in RULESETS if r not in DOCUMENTED_SHEETS)
 
 
 def label_bytes(label: str) -> bytes:
@@ -128,10 +134,12 @@ def stream_vector(seed: bytes, date: str, ruleset_id: str) -> dict:
 
 def stream_vectors(chain_day_seed: bytes) -> list[dict]:
     """Streams of every sheet on one seed, of the daily sheets on a chain seed, and more dates."""
-    vectors = [stream_vector(bytes(range(32)), GAME_DATE, ruleset_id) for ruleset_id in RULESETS]
+    vectors = [stream_vector(bytes(range(32)), GAME_DATE, r) for r in DOCUMENTED_SHEETS]
     vectors += [stream_vector(chain_day_seed, LEDGER_START, r) for r in DAILY_RULESETS]
     vectors.append(stream_vector(bytes(32), "2028-02-29", "yacht"))
     vectors.append(stream_vector(label_bytes("stream"), "2027-01-01", "yahtzee"))
+    vectors += [stream_vector(bytes(range(32)), GAME_DATE, r) for r in PUBLIC_SHEETS]
+    vectors.append(stream_vector(chain_day_seed, LEDGER_START, YATZY_DAILY))
     if not any(vector["rejected_bytes"] for vector in vectors):
         raise AssertionError("no stream vector shows a rejected byte")
     return vectors
@@ -243,19 +251,27 @@ JOKER_SHEETS = [  # (dice, sheet) of further five-of-a-kinds on the 13-box sheet
 ]
 
 
-def score_vector(ruleset_id: str, category: str, dice: list[int], sheet: dict) -> dict:
-    """What ``dice`` score in ``category`` given ``sheet``, and where they may go."""
-    allowed = placement(ruleset_id, dice, sheet)
-    return {
+def score_vector(ruleset_id: str, category: str, dice: list[int], sheet: dict,
+                 first_roll: bool | None = None) -> dict:
+    """What ``dice`` score in ``category`` given ``sheet``, and where they may go.
+
+    The vectors of the sheets from public descriptions also say whether the dice came on the
+    turn's first roll (``first_roll``); the earlier ones keep their keys (never a first roll).
+    """
+    allowed = placement(ruleset_id, dice, sheet, bool(first_roll))
+    vector = {
         "ruleset": ruleset_id,
         "category": category,
         "dice": dice,
         "sheet": sheet,
-        "points": score(ruleset_id, category, dice, sheet),
-        "extra_bonus": extra_bonus(ruleset_id, dice, sheet),
+        "points": score(ruleset_id, category, dice, sheet, bool(first_roll)),
+        "extra_bonus": extra_bonus(ruleset_id, dice, sheet, category),
         "allowed": list(allowed.allowed),
         "restriction": allowed.restriction,
     }
+    if first_roll is not None:
+        vector["first_roll"] = first_roll
+    return vector
 
 
 def score_vectors() -> list[dict]:
@@ -267,7 +283,7 @@ def score_vectors() -> list[dict]:
     vectors = [
         score_vector(ruleset_id, box, dice, {}) for ruleset_id, box, dice in REFERENCE_EXAMPLES
     ]
-    for ruleset in RULESETS.values():
+    for ruleset in map(RULESETS.get, DOCUMENTED_SHEETS):
         for box in ruleset.category_ids:
             scoring = next(d for d in SCORE_THROWS if score(ruleset.id, box, d))
             zero = next((d for d in SCORE_THROWS if not score(ruleset.id, box, d)), None)
@@ -283,7 +299,7 @@ def score_vectors() -> list[dict]:
             for box in RULESETS[ruleset_id].category_ids
             if box not in sheet
         ]
-    for ruleset in RULESETS.values():
+    for ruleset in map(RULESETS.get, DOCUMENTED_SHEETS):
         if ruleset.five_of_a_kind_box is None:
             continue
         for dice, sheet in JOKER_SHEETS:
@@ -292,6 +308,75 @@ def score_vectors() -> list[dict]:
                 for box in ruleset.category_ids
                 if box not in sheet
             ]
+    return vectors + public_sheet_score_vectors()
+
+
+# The public descriptions' examples and the cases that tell the readings apart (docs/sheets.md).
+PUBLIC_EXAMPLES = [  # (ruleset, box, dice, first roll)
+    ("yatzy", "one-pair", [5, 3, 3, 2, 1], False),
+    ("yatzy", "one-pair", [6, 6, 6, 1, 1], False),
+    ("yatzy", "two-pairs", [5, 3, 3, 4, 4], False),
+    ("yatzy", "two-pairs", [6, 6, 6, 1, 1], False),
+    ("yatzy", "two-pairs", [4, 4, 4, 4, 2], False),
+    ("yatzy", "three-of-a-kind", [2, 5, 5, 4, 5], False),
+    ("yatzy", "four-of-a-kind", [5, 5, 5, 4, 5], False),
+    ("yatzy", "four-of-a-kind", [3, 3, 3, 3, 3], False),
+    ("yatzy", "small-straight", [1, 2, 3, 4, 5], False),
+    ("yatzy", "small-straight", [2, 3, 4, 5, 6], False),
+    ("yatzy", "large-straight", [2, 3, 4, 5, 6], False),
+    ("yatzy", "full-house", [3, 5, 5, 3, 3], False),
+    ("yatzy", "full-house", [3, 3, 3, 3, 3], False),
+    ("yatzy", "yatzy", [2, 2, 2, 2, 2], True),
+    ("generala", "escalera", [1, 2, 3, 4, 5], False),
+    ("generala", "escalera", [1, 2, 3, 4, 5], True),
+    ("generala", "escalera", [3, 4, 5, 6, 1], True),
+    ("generala", "full", [5, 5, 5, 3, 3], True),
+    ("generala", "full", [5, 5, 5, 5, 5], True),
+    ("generala", "poker", [2, 2, 2, 2, 6], False),
+    ("generala", "poker", [2, 2, 2, 2, 2], True),
+    ("generala", "generala", [3, 3, 3, 3, 3], False),
+    ("generala", "generala", [3, 3, 3, 3, 3], True),
+    ("generala", "doble-generala", [3, 3, 3, 3, 3], True),
+    ("generala", "fours", [4, 4, 4, 2, 6], True),
+    ("yahtzee-triple", "full-house@3", [2, 2, 5, 5, 5], False),
+    ("yahtzee-triple", "chance@2", [6, 5, 4, 3, 1], False),
+    ("yahtzee-triple", "yahtzee@3", [4, 4, 4, 4, 4], True),
+]
+_TRIPLE_YAHTZEES = {"yahtzee@1": 50, "yahtzee@2": 100, "yahtzee@3": 150}
+_TRIPLE_LOWER = [f"{box}@{k}" for k in (1, 2, 3) for box in _ALL_LOWER]
+PUBLIC_SHEET_CASES = [  # (ruleset, dice, sheet, first roll): every free box is a vector
+    ("generala", [6, 6, 6, 6, 6], {"generala": 50}, True),
+    ("generala", [6, 6, 6, 6, 6], {"generala": 0}, False),
+    ("generala", [6, 6, 6, 6, 6], {"generala": 100, "doble-generala": 100}, True),
+    ("yatzy", [6, 6, 6, 6, 6], {"yatzy": 50}, False),
+    ("yahtzee-triple", [6, 6, 6, 6, 6], {"yahtzee@1": 50, "yahtzee@2": 100}, False),
+    ("yahtzee-triple", [6, 6, 6, 6, 6], _TRIPLE_YAHTZEES | {"sixes@2": 24}, False),
+    ("yahtzee-triple", [6, 6, 6, 6, 6],
+     _TRIPLE_YAHTZEES | {"sixes@1": 12, "sixes@2": 24, "sixes@3": 90}, False),
+    ("yahtzee-triple", [2, 2, 2, 2, 2], _TRIPLE_YAHTZEES | {"yahtzee@2": 0, "twos@1": 4}, False),
+    ("yahtzee-triple", [1, 1, 1, 1, 1],
+     {box: 0 for box in _TRIPLE_LOWER} | {"ones@1": 3, "ones@2": 6, "ones@3": 9}, False),
+]
+
+
+def public_sheet_score_vectors() -> list[dict]:
+    """The vectors of Yatzy, Generala and triple Yahtzee: examples, a scoring and a zero throw
+    per box (not a first roll), the first-roll bonus of every Generala box, further
+    five-of-a-kinds."""
+    vectors = [score_vector(r, box, dice, {}, first) for r, box, dice, first in PUBLIC_EXAMPLES]
+    for ruleset in map(RULESETS.get, PUBLIC_SHEETS):
+        for box in ruleset.category_ids:
+            scoring = next((d for d in SCORE_THROWS if score(ruleset.id, box, d)), None)
+            zero = next((d for d in SCORE_THROWS if not score(ruleset.id, box, d)), None)
+            vectors += [score_vector(ruleset.id, box, dice, {}, False)
+                        for dice in (scoring, zero) if dice is not None]
+    for box in RULESETS["generala"].category_ids:
+        scoring = next((d for d in SCORE_THROWS if score("generala", box, d)), None)
+        if scoring is not None:
+            vectors.append(score_vector("generala", box, scoring, {}, True))
+    for ruleset_id, dice, sheet, first in PUBLIC_SHEET_CASES:
+        vectors += [score_vector(ruleset_id, box, dice, sheet, first)
+                    for box in RULESETS[ruleset_id].category_ids if box not in sheet]
     return vectors
 
 
@@ -367,26 +452,34 @@ def play(ruleset_id: str, date: str, seed: bytes, strategy: str, stop_after_turn
 
 
 def features(game: Game) -> list[str]:
-    """What a game shows: Joker placements, bonuses, further five-of-a-kinds."""
+    """What a game shows: Joker placements, bonuses, further five-of-a-kinds, first-roll
+    bonuses (Generala's servida) and a doble generala."""
     ruleset = RULESETS[game.ruleset]
     seen = set()
     boxes: dict[str, int] = {}
-    dice = None
+    dice, rolls_in_turn = None, 0
+    five_boxes = ruleset.boxes_of_kind(ruleset.five_of_a_kind_box) or tuple(
+        box for box in ("yacht", "yatzy") if ruleset.category(box))
     for entry in game.transcript:
         if entry["action"] == "roll":
-            dice = entry["dice"]
+            dice, rolls_in_turn = entry["dice"], rolls_in_turn + 1
             continue
         restriction = placement(game.ruleset, dice, boxes).restriction
         if restriction:
             seen.add(restriction)
-        five_box = ruleset.five_of_a_kind_box or "yacht"
-        if len(set(dice)) == 1 and five_box in boxes:
+        if len(set(dice)) == 1 and all(box in boxes for box in five_boxes):
             seen.add("second-five-of-a-kind")
-            if restriction and boxes[five_box] == 0:
+            if restriction and not all(boxes[box] for box in five_boxes):
                 seen.add("joker-with-zero-box")
         if entry["bonus"]:
             seen.add("extra-bonus")
+        if rolls_in_turn == 1 and entry["points"] != score(game.ruleset, entry["category"],
+                                                           dice, boxes):
+            seen.add("first-roll-bonus")
+        if entry["category"] == ruleset.second_five_box and entry["points"]:
+            seen.add("doble-generala")
         boxes[entry["category"]] = entry["points"]
+        rolls_in_turn = 0
     if game.finished and game.totals().upper_bonus:
         seen.add("upper-bonus")
     if any(len(turn) < 3 for turn in _rolls_per_turn(game)):
@@ -449,18 +542,31 @@ def game_vector(game_id: str, player: str, seed: bytes, strategy: str, game: Gam
     }
 
 
-def searched_game_vectors() -> list[dict]:
-    """Whole games on all six sheets, found to show the rules that matter."""
+def searched_game_vectors(wanted_games=WANTED_GAMES, label: str = "") -> list[dict]:
+    """Whole games on the reference documents' six sheets, found to show the rules that
+    matter (``label`` keeps other sheets' ids apart)."""
     vectors = []
-    for number, (ruleset_id, strategies, wanted) in enumerate(WANTED_GAMES):
+    for number, (ruleset_id, strategies, wanted) in enumerate(wanted_games):
         seed, strategy, game = find_game(ruleset_id, strategies, wanted)
-        game_id = label_bytes(f"game-id/{number}").hex()[:32]
-        vectors.append(
-            game_vector(
-                game_id, f"p-{label_bytes(f'player/{number}').hex()[:12]}", seed, strategy, game
-            )
-        )
+        game_id = label_bytes(f"game-id/{label}{number}").hex()[:32]
+        player = f"p-{label_bytes(f'player/{label}{number}').hex()[:12]}"
+        vectors.append(game_vector(game_id, player, seed, strategy, game))
     return vectors
+
+
+PUBLIC_WANTED_GAMES = [
+    ("yatzy", ("greedy",), ()),
+    ("yatzy", ("upper-first", "greedy"), ("upper-bonus",)),
+    ("generala", ("one-roll", "greedy"), ("first-roll-bonus",)),
+    ("generala", ("greedy",), ("doble-generala",)),
+    ("yahtzee-triple", ("greedy",), ("extra-bonus",)),
+    ("yahtzee-triple", ("upper-first", "greedy"), ("upper-bonus", "joker-upper")),
+]
+
+
+def public_sheet_game_vectors() -> list[dict]:
+    """Whole games on Yatzy, Generala and triple Yahtzee."""
+    return searched_game_vectors(PUBLIC_WANTED_GAMES, "public/")
 
 
 # ---------------------------------------------------------------- the ledger
@@ -954,7 +1060,7 @@ def build_vectors() -> dict:
         "chain": chains,
         "merkle": [merkle_vector(size) for size in MERKLE_SIZES],
         "scores": score_vectors(),
-        "games": searched_game_vectors() + ledger_games,
+        "games": searched_game_vectors() + ledger_games + public_sheet_game_vectors(),
         "signing": signing_vectors(key, ledger_section),
         "ledger": ledger_section,
         "tlog": tlog_vectors(key),

@@ -25,6 +25,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from processes import ServerProcess, free_port, short_temp_dir
 
 from app import create_app
@@ -35,6 +36,11 @@ from app.storage.embedded import EmbeddedRedis
 from app.storage.store import connect
 from fairness import DAILY_RULESETS
 from strategy import load_or_build
+
+# Property tests judge behaviour, never speed: on a loaded machine Hypothesis's default 200 ms
+# deadline per example would fail honest code.
+settings.register_profile("no-deadline", deadline=None)
+settings.load_profile("no-deadline")
 
 EPOCH_START = dt.date(2026, 3, 1)
 EPOCH_DAYS = 400

@@ -2,7 +2,7 @@
 
 from app.api import openapi_tables
 from app.api.openapi_matches import MATCH_SCHEMAS, match_paths
-from fairness import DAILY_RULESETS
+from fairness.sheets import ANY_DAILY_RULESETS
 
 VERSION = "1.0.0"
 
@@ -36,7 +36,7 @@ _DATE = {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
 _TIME = {"type": "string", "format": "date-time"}
 _HEX64 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 _GAME_ID = {"type": "string", "pattern": "^[0-9a-f]{32}$"}
-_RULESET = {"type": "string", "enum": list(DAILY_RULESETS)}
+_RULESET = {"type": "string", "enum": list(ANY_DAILY_RULESETS)}
 _LANG = {"name": "lang", "in": "query", "required": False,
          "schema": {"type": "string", "enum": ["en", "fr"]},
          "description": "Language of messages (else Accept-Language)."}

@@ -23,7 +23,8 @@ from app.play.games import GameConflict, Played, Roll, Score, game_not_found, pa
 from app.play.share import share_text
 from app.play.views import game_state, revealed_answer, rulesets_json, window_json
 from app.services import services
-from fairness import DAILY_RULESETS, audit
+from fairness import audit
+from fairness.sheets import ANY_DAILY_RULESETS
 from strategy import TablesNotReady
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -97,10 +98,10 @@ def action_number(body: dict) -> int:
 
 
 def daily_ruleset(ruleset: str) -> str:
-    """``ruleset`` if it is one of the daily sheets, else a 400."""
-    if ruleset not in DAILY_RULESETS:
+    """``ruleset`` if it is a daily sheet on some date, else a 400."""
+    if ruleset not in ANY_DAILY_RULESETS:
         raise ApiError(400, "unknown-ruleset",
-                       f"Unknown sheet; the daily sheets are {', '.join(DAILY_RULESETS)}.")
+                       f"Unknown sheet; the daily sheets are {', '.join(ANY_DAILY_RULESETS)}.")
     return ruleset
 
 
@@ -151,8 +152,8 @@ def handle_game_conflict(error: GameConflict):
 
 @bp.get("/rulesets")
 def rulesets():
-    """The daily sheets."""
-    return jsonify(rulesets_json())
+    """The daily sheets of the dates being played now."""
+    return jsonify(rulesets_json(services().games.offered_rulesets()))
 
 
 @bp.get("/challenges")
@@ -165,7 +166,8 @@ def challenges():
     window = services().games.window(date)
     revealed = services().ledger.is_revealed(date)
     player = players.current_player()
-    ids = {r: services().games.game_id(player, date, r) for r in DAILY_RULESETS} if player else {}
+    daily = secrets.rulesets
+    ids = {r: services().games.game_id(player, date, r) for r in daily} if player else {}
     existing = services().store.existing_games(list(ids.values()))
     return jsonify({
         "date": date,
@@ -181,7 +183,7 @@ def challenges():
                 **window_json(window),
                 "game": ids[ruleset] if ids.get(ruleset) in existing else None,
             }
-            for ruleset in DAILY_RULESETS
+            for ruleset in daily
         ],
     })
 
@@ -483,7 +485,7 @@ def _stored_proof(receipt: dict) -> dict | None:
     date, ruleset, game_id = receipt.get("date"), receipt.get("ruleset"), receipt.get("game")
     if not all(isinstance(v, str) for v in (date, ruleset, game_id)):
         return None
-    if ruleset not in DAILY_RULESETS:
+    if ruleset not in ANY_DAILY_RULESETS:
         return None
     try:
         date = service_date(date)

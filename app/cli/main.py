@@ -31,6 +31,7 @@ from app.services import services
 from app.storage.embedded import EmbeddedRedis, RedisSupervisor
 from fairness import ChainError
 from fairness.chain import MAX_EPOCH_DAYS
+from fairness.sheets import ANY_DAILY_RULESETS, NEW_EPOCH_RULESETS
 
 NEW_EPOCH_NOTICE = dt.timedelta(days=1)
 DEFAULT_BIND = "127.0.0.1:8000"
@@ -233,9 +234,14 @@ def ledger(data_dir: Path | None) -> None:
                    "day from now.")
 @click.option("--days", type=click.IntRange(1, MAX_EPOCH_DAYS), default=None,
               help=f"The new epoch's length in days (default {keys.DEFAULT_EPOCH_DAYS}).")
-def new_epoch(data_dir: Path | None, start: dt.datetime, days: int | None) -> None:
+@click.option("--sheet", "sheets", multiple=True, type=click.Choice(ANY_DAILY_RULESETS),
+              help="A daily sheet of the new epoch (repeatable; default: "
+                   f"{', '.join(NEW_EPOCH_RULESETS)}).")
+def new_epoch(data_dir: Path | None, start: dt.datetime, days: int | None,
+              sheets: tuple[str, ...]) -> None:
     """Start a new epoch from a future date: a new seed chain and a new signing key, published
-    in the ledger now. Earlier dates keep their epoch, its seeds and its key."""
+    in the ledger now, with its daily sheets. Earlier dates keep their epoch, its seeds, its key
+    and its sheets."""
     data_dir = _data_dir(data_dir)
     first_date = start.date()
     opens_at = day_window(first_date, 0).opens_at
@@ -245,13 +251,15 @@ def new_epoch(data_dir: Path | None, start: dt.datetime, days: int | None) -> No
             f"least {NEW_EPOCH_NOTICE.days} day from now, so every server takes the epoch on "
             f"before anyone plays it")
     try:
-        added = keys.add_epoch(data_dir, first_date, days or keys.DEFAULT_EPOCH_DAYS)
+        added = keys.add_epoch(data_dir, first_date, days or keys.DEFAULT_EPOCH_DAYS,
+                               sheets or NEW_EPOCH_RULESETS)
     except (ChainError, keys.NotInitialised) as error:
         raise click.ClickException(str(error)) from None
     with _command_app(data_dir):
         services().ledger.ensure_epoch()
     click.echo(f"Epoch {added.epoch_number} from {added.epoch.start} to {added.epoch.end} "
-               f"published: anchor {added.epoch.anchor.hex()}, signing key "
+               f"(daily sheets {', '.join(added.rulesets)}) published: anchor "
+               f"{added.epoch.anchor.hex()}, signing key "
                f"{added.signer.public_key_hex}. Copy {data_dir / keys.EPOCHS_DIR} to every "
                f"other server's data directory now.")
 

@@ -17,11 +17,12 @@ import urllib.request
 import click
 
 from app.ledger.signing import verify_signature
-from fairness import DAILY_RULESETS, audit
+from fairness import audit
 from fairness.audit import log_checks
 from fairness.errors import LedgerError
 from fairness.ledger import EPOCH_TYPE
 from fairness.note import parse_vkey
+from fairness.sheets import ANY_DAILY_RULESETS
 
 FETCH_TIMEOUT = 120
 RETRIES, MAX_WAIT = 10, 120  # on a 429: wait as Retry-After says (seconds, at most MAX_WAIT)
@@ -65,7 +66,7 @@ def game(url: str, game_id: str, expect_keys: tuple[str, ...]) -> None:
 @verify.command()
 @click.argument("url")
 @click.argument("date")
-@click.argument("sheet", type=click.Choice(DAILY_RULESETS))
+@click.argument("sheet", type=click.Choice(ANY_DAILY_RULESETS))
 @click.option("--top", type=click.IntRange(0, LEADERBOARD_LIMIT), default=10, show_default=True,
               help="Lines of the recomputed leaderboard to print.")
 @click.option("--page-size", type=click.IntRange(1, DAY_PAGE), default=DAY_PAGE, show_default=True,
@@ -136,7 +137,7 @@ def files(ledger_path: str, receipt_path: str, transcript_path: str,
 @click.option("--log", "log_path", required=True, type=click.Path(dir_okay=False),
               help='The (date, sheet)\'s log: {"checkpoints": [{"note", "consistency"}]}.')
 @click.option("--date", required=True)
-@click.option("--sheet", required=True, type=click.Choice(DAILY_RULESETS))
+@click.option("--sheet", required=True, type=click.Choice(ANY_DAILY_RULESETS))
 @click.option("--games", "games_path", type=click.Path(dir_okay=False),
               help="The day's games (a JSON list): the close must commit to their transcripts.")
 @click.option("--receipt", "receipt_path", type=click.Path(dir_okay=False),

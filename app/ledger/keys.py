@@ -22,6 +22,7 @@ from pathlib import Path
 from app.ledger.signing import Signer, new_private_key_pem
 from fairness import ChainError, Epoch, format_date, new_epoch, seed_for_day
 from fairness.dice import validate_seed
+from fairness.sheets import ANY_DAILY_RULESETS, DAILY_RULESETS, NEW_EPOCH_RULESETS
 
 EPOCH_FILE = "epoch.json"
 EPOCH_SECRET_FILE = "epoch-secret"
@@ -45,10 +46,13 @@ class NotInitialised(Exception):
 class EpochKeys:
     """One epoch: its number and public parameters, its secret and its signing key."""
 
-    def __init__(self, epoch_number: int, epoch: Epoch, epoch_secret: bytes, signer: Signer):
-        """Keep the secrets; day seeds are derived on demand and cached."""
+    def __init__(self, epoch_number: int, epoch: Epoch, epoch_secret: bytes, signer: Signer,
+                 rulesets: tuple[str, ...] = DAILY_RULESETS):
+        """Keep the secrets; day seeds are derived on demand and cached. ``rulesets`` are the
+        epoch's daily sheets, as its ledger entry publishes them."""
         self.epoch_number = epoch_number
         self.epoch = epoch
+        self.rulesets = tuple(rulesets)
         self._epoch_secret = epoch_secret
         self.signer = signer
         self._seeds: dict[int, bytes] = {}
@@ -119,6 +123,10 @@ class Secrets:
     def seed(self, date) -> bytes:
         """The seed of ``date`` in its epoch."""
         return self.for_date(date).seed(date)
+
+    def rulesets_for(self, date) -> tuple[str, ...]:
+        """The daily sheets of ``date``: those of the epoch it belongs to."""
+        return self.for_date(date).rulesets
 
     def adopt(self, newer: "Secrets") -> None:
         """Take on the epochs a reload of the data directory found after the known ones."""
@@ -201,12 +209,15 @@ def epochs_signature(data_dir: Path) -> tuple[str, ...]:
     return tuple(path.name for path in later_epoch_dirs(data_dir))
 
 
-def add_epoch(data_dir: Path, start: dt.date, length: int = DEFAULT_EPOCH_DAYS) -> EpochKeys:
-    """Create the next epoch (a new secret and a new signing key) from ``start`` on.
+def add_epoch(data_dir: Path, start: dt.date, length: int = DEFAULT_EPOCH_DAYS,
+              rulesets: tuple[str, ...] = NEW_EPOCH_RULESETS) -> EpochKeys:
+    """Create the next epoch (a new secret and a new signing key) from ``start`` on, whose
+    daily sheets are ``rulesets`` (by default the first epoch's and Yatzy).
 
     Raises ChainError unless ``start`` is after the latest epoch's first date and leaves no
-    date without an epoch.
+    date without an epoch, and NotInitialised for a sheet that cannot be a daily one.
     """
+    rulesets = _daily_rulesets(rulesets, "the new epoch")
     current = load(data_dir).current
     day_after_end = dt.date.fromisoformat(current.epoch.end) + dt.timedelta(days=1)
     if not current.epoch.start < format_date(start) <= day_after_end.isoformat():
@@ -220,9 +231,20 @@ def add_epoch(data_dir: Path, start: dt.date, length: int = DEFAULT_EPOCH_DAYS) 
     _write_private(directory / EPOCH_SECRET_FILE, epoch_secret.hex().encode() + b"\n")
     _write_private(directory / SIGNING_KEY_FILE, new_private_key_pem())
     public = {"epoch": number, "start": epoch.start, "length": epoch.length,
-              "anchor": epoch.anchor.hex()}
+              "anchor": epoch.anchor.hex(), "rulesets": list(rulesets)}
     _write_private(directory / EPOCH_FILE, (json.dumps(public, indent=2) + "\n").encode())
     return _load_epoch(directory)
+
+
+def _daily_rulesets(rulesets, where) -> tuple[str, ...]:
+    """``rulesets`` as a tuple of known daily-capable sheets without repeats, else
+    NotInitialised naming ``where``."""
+    rulesets = tuple(rulesets)
+    if not rulesets or len(set(rulesets)) != len(rulesets) or not set(rulesets) <= set(
+            ANY_DAILY_RULESETS):
+        raise NotInitialised(f"{where}: the daily sheets {list(rulesets)} must be distinct "
+                             f"sheets among {', '.join(ANY_DAILY_RULESETS)}")
+    return rulesets
 
 
 def _load_epoch(directory: Path) -> EpochKeys:
@@ -241,6 +263,8 @@ def _load_epoch(directory: Path) -> EpochKeys:
         epoch=epoch,
         epoch_secret=epoch_secret,
         signer=Signer.from_pem((directory / SIGNING_KEY_FILE).read_bytes()),
+        # an epoch.json written before epochs named their sheets: the first epoch's three
+        rulesets=_daily_rulesets(public.get("rulesets", DAILY_RULESETS), directory),
     )
 
 

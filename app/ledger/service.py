@@ -14,7 +14,7 @@ from app.ledger.days import latest_due_date
 from app.ledger.keys import EpochKeys, Secrets
 from app.ledger.receipt_tree import TreeBuilder, TreeIndex, inclusion_proof
 from app.storage.store import GameRecord, Store
-from fairness import DAILY_RULESETS, Game
+from fairness import Game
 from fairness import ledger as formats
 
 MAX_APPEND_ATTEMPTS = 5
@@ -71,7 +71,7 @@ class LedgerService:
                 number=keys.epoch_number,
                 epoch=keys.epoch,
                 public_key=keys.signer.public_key_hex,
-                rulesets=DAILY_RULESETS,
+                rulesets=keys.rulesets,
                 published_at=format_timestamp(self.clock()),
             )))
         raise RuntimeError("could not append the epoch entries to the ledger")
@@ -91,6 +91,10 @@ class LedgerService:
                     keys.epoch.anchor.hex(), keys.signer.public_key_hex):
                 raise LedgerMismatch(f"the ledger's epoch {number} was made with another secret "
                                      f"or key")
+            if tuple(entry.get("rulesets", ())) != keys.rulesets:
+                raise LedgerMismatch(f"the ledger's epoch {number} has the daily sheets "
+                                     f"{entry.get('rulesets')}, this data directory "
+                                     f"{list(keys.rulesets)}")
         return [keys for number, keys in loaded.items() if number not in published]
 
     # Reveals
@@ -157,7 +161,8 @@ class LedgerService:
             self._last_revealed = date
             return False
         self.store.seal_day(date)
-        trees = {ruleset: self.build_tree(date, ruleset) for ruleset in DAILY_RULESETS}
+        trees = {ruleset: self.build_tree(date, ruleset)
+                 for ruleset in self.secrets.rulesets_for(date)}
         for _ in range(MAX_APPEND_ATTEMPTS):
             if self.store.reveal_seq(date) is not None:
                 self._last_revealed = date

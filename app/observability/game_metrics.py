@@ -5,6 +5,7 @@ already holds the truth: the set of each date's games (started), its leaderboard
 and the ledger (reveals). One pipelined read per scrape.
 """
 
+import contextlib
 import datetime as dt
 
 import redis
@@ -13,7 +14,7 @@ from redis.exceptions import RedisClusterException
 
 from app.ledger.days import day_window, latest_due_date
 from app.storage.store import LEDGER_ENTRIES, board_key, day_games_key
-from fairness import DAILY_RULESETS
+from fairness import DAILY_RULESETS, ChainError
 
 LIVE_DATES_BEFORE_TODAY = 2
 LIVE_DATES_AFTER_TODAY = 1
@@ -60,14 +61,21 @@ class GameCollector:
         yield up
         yield from families
 
+    def _daily_rulesets(self, date: str) -> tuple[str, ...]:
+        """The daily sheets of ``date`` (the first epoch's for a date outside every epoch)."""
+        with contextlib.suppress(ChainError):
+            return self.services.secrets.rulesets_for(date)
+        return DAILY_RULESETS
+
     def _families(self) -> list[GaugeMetricFamily]:
         """Read Redis once and build every gauge."""
         now = self.services.now()
         dates = live_dates(now)
         store = self.services.store
         pipe = store.client.pipeline(transaction=False)
+        sheets = {date: self._daily_rulesets(date) for date in dates}
         for date in dates:
-            for ruleset in DAILY_RULESETS:
+            for ruleset in sheets[date]:
                 pipe.scard(day_games_key(date, ruleset))
                 pipe.zcard(board_key(date, ruleset))
         pipe.llen(LEDGER_ENTRIES)
@@ -80,7 +88,7 @@ class GameCollector:
             labels=["date", "ruleset", "state"])
         counts = iter(replies[:-1])
         for date in dates:
-            for ruleset in DAILY_RULESETS:
+            for ruleset in sheets[date]:
                 games.add_metric([date, ruleset, "started"], next(counts))
                 games.add_metric([date, ruleset, "finished"], next(counts))
         entries = GaugeMetricFamily(

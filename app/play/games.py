@@ -7,6 +7,7 @@ process that has not seen the game yet reads it first; a copy another worker has
 caught by the compare-and-set, whose reply carries the fresh game.
 """
 
+import contextlib
 import datetime as dt
 import threading
 from collections import OrderedDict
@@ -20,7 +21,7 @@ from app.ledger.keys import Secrets
 from app.ledger.service import LedgerService
 from app.storage.store import GameMissing, GameRecord, GameSealed, Store
 from fairness import (
-    DAILY_RULESETS,
+    ChainError,
     DiceStream,
     Game,
     IllegalMove,
@@ -31,6 +32,7 @@ from fairness import (
     get_ruleset,
 )
 from fairness.game import NO_HOLD
+from fairness.sheets import ANY_DAILY_RULESETS, DAILY_RULESETS
 
 CACHE_SIZE = 4096
 STREAM_CACHE_SIZE = 16
@@ -145,6 +147,18 @@ class GameService:
         """The date's window with this service's grace."""
         return day_window(date, self.grace_seconds)
 
+    def offered_rulesets(self) -> tuple[str, ...]:
+        """The daily sheets of the dates that are today somewhere now (the union of their
+        epochs' sheets, in the usual order): what the pages offer to play."""
+        today = self.clock().date()
+        offered: set[str] = set()
+        for offset in (-1, 0, 1):
+            date = today + dt.timedelta(days=offset)
+            if self.window(date.isoformat()).is_today_somewhere(self.clock()):
+                with contextlib.suppress(ChainError):
+                    offered.update(self.secrets.rulesets_for(date))
+        return tuple(r for r in ANY_DAILY_RULESETS if r in offered) or DAILY_RULESETS
+
     def game_id(self, player: str, date: str, ruleset: str) -> str:
         """The id the player's game on (date, ruleset) has (whether or not it exists)."""
         return self.secrets.game_id(player, date, ruleset)
@@ -155,9 +169,9 @@ class GameService:
         A new game needs the date to be today somewhere and its reveal not begun; an existing
         one resumes any time.
         """
-        if ruleset not in DAILY_RULESETS:
+        if ruleset not in ANY_DAILY_RULESETS:
             raise UnknownRuleset(f"unknown sheet {ruleset!r} (daily sheets: "
-                                 f"{', '.join(DAILY_RULESETS)})"[:200])
+                                 f"{', '.join(ANY_DAILY_RULESETS)})"[:200])
         date = format_date(date)
         game_id = self.game_id(player, date, ruleset)
         if not self.window(date).is_today_somewhere(self.clock()):
@@ -168,7 +182,11 @@ class GameService:
             if name:
                 _, record = self._create_or_load(game_id, record.ruleset, date, player, name)
             return False, self._remember(record)
-        self.secrets.for_date(date)
+        daily = self.secrets.rulesets_for(date)
+        if ruleset not in daily:
+            raise ApiError(400, "not-a-daily-sheet",
+                           f"{ruleset} has no daily challenge on {date} (that date's daily "
+                           f"sheets: {', '.join(daily)}).")
         created, record = self._create_or_load(game_id, ruleset, date, player, name)
         return created, self._remember(record)
 

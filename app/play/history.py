@@ -14,7 +14,7 @@ from app.ledger.days import day_window
 from app.play.games import ABANDONED, FINISHED, PLAYING
 from app.services import Services
 from app.storage.store import HISTORY_LIMIT
-from fairness import DAILY_RULESETS, parse_date
+from fairness import parse_date
 
 BUCKET_WIDTH = 25
 
@@ -59,7 +59,7 @@ def player_history(svc: Services, player: str | None) -> dict:
     finished = [game for game in games if game["status"] == FINISHED]
     current, best = streaks((game["date"] for game in finished), now, grace)
     sheets = []
-    for ruleset in DAILY_RULESETS:
+    for ruleset in svc.games.offered_rulesets():
         own = [game for game in finished if game["ruleset"] == ruleset]
         sheet_current, sheet_best = streaks((game["date"] for game in own), now, grace)
         totals = [game["total"] for game in own]

@@ -2,13 +2,14 @@
 cacheable answer of what a reveal made public."""
 
 import datetime as dt
+from collections.abc import Sequence
 
 from flask import jsonify, request
 
 from app.ledger.clock import format_timestamp
 from app.ledger.days import DayWindow
 from app.play.games import PLAYING, Played
-from fairness import DAILY_RULESETS, Ruleset, get_ruleset
+from fairness import Ruleset, get_ruleset
 from fairness.scoring import is_five_of_a_kind
 
 # A day after, a cache asks again: the audit data never changes, a player's display name may.
@@ -30,9 +31,9 @@ def ruleset_json(ruleset: Ruleset) -> dict:
     }
 
 
-def rulesets_json() -> dict:
-    """The daily sheets, in order."""
-    return {"rulesets": [ruleset_json(get_ruleset(r)) for r in DAILY_RULESETS]}
+def rulesets_json(rulesets: Sequence[str]) -> dict:
+    """The sheets ``rulesets``, in that order."""
+    return {"rulesets": [ruleset_json(get_ruleset(r)) for r in rulesets]}
 
 
 def window_json(window: DayWindow) -> dict:

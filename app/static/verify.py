@@ -67,12 +67,32 @@ NOT_CHECKED = "NOT checked: no Ed25519 verifier available (install the cryptogra
 UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"]
 YAHTZEE_LOWER = ["three-of-a-kind", "four-of-a-kind", "full-house", "small-straight",
                  "large-straight", "yahtzee", "chance"]
+YATZY_LOWER = ["one-pair", "two-pairs", "three-of-a-kind", "four-of-a-kind", "small-straight",
+               "large-straight", "full-house", "chance", "yatzy"]
+GENERALA_LOWER = ["escalera", "full", "poker", "generala", "doble-generala"]
 
 
-def _sheet(lower, upper_bonus=0, kind_box=None, extra=0, joker=False):
-    """A sheet: its boxes in order and its sheet-level rules."""
-    return {"boxes": UPPER + lower, "lower": lower, "upper_bonus": upper_bonus,
-            "kind_box": kind_box, "extra": extra, "joker": joker}
+def _sheet(lower, upper_bonus=0, kind_box=None, extra=0, joker=False, columns=1,
+           first_roll_bonus=None, second_five=None):
+    """A sheet: its boxes in order and its sheet-level rules. A sheet of several columns has
+    the boxes ``<box>@1`` (worth ×1), ``<box>@2`` (×2)… column by column."""
+    kinds = UPPER + lower
+    boxes = kinds if columns == 1 else [f"{b}@{k}" for k in range(1, columns + 1) for b in kinds]
+    return {"boxes": boxes, "lower": [b for b in boxes if kind_of(b) in lower],
+            "upper_bonus": upper_bonus, "kind_box": kind_box,
+            "kind_boxes": [b for b in boxes if kind_of(b) == kind_box], "extra": extra,
+            "joker": joker, "columns": columns, "first_roll_bonus": first_roll_bonus or {},
+            "second_five": second_five}
+
+
+def kind_of(box):
+    """The box a column box repeats (``ones@2`` → ``ones``)."""
+    return box.split("@")[0]
+
+
+def multiplier(box):
+    """What a box's column multiplies its points by (``@k`` → k; 1 without a column)."""
+    return int(box.split("@")[1]) if "@" in box else 1
 
 
 SHEETS = {
@@ -84,18 +104,29 @@ SHEETS = {
     "yahtzee-no-joker": _sheet(YAHTZEE_LOWER, 35, "yahtzee", 100, False),
     "yahtzee-no-bonus": _sheet(YAHTZEE_LOWER, 35, "yahtzee", 0, True),
     "yahtzee-no-joker-no-bonus": _sheet(YAHTZEE_LOWER, 35, "yahtzee", 0, False),
+    "yatzy": _sheet(YATZY_LOWER, upper_bonus=50),
+    "generala": _sheet(GENERALA_LOWER, kind_box="generala", second_five="doble-generala",
+                       first_roll_bonus={"escalera": 5, "full": 5, "poker": 5, "generala": 50}),
+    "yahtzee-triple": _sheet(YAHTZEE_LOWER, 35, "yahtzee", 100, True, columns=3),
 }
 JOKER_POINTS = {"full-house": 25, "small-straight": 30, "large-straight": 40}
 
 
 def face_points(sheet_id, box, dice):
-    """What five dice are worth in ``box`` of the sheet, before the Joker rule."""
+    """What five dice are worth in ``box`` of the sheet, before the Joker rule, the first-roll
+    bonus and the doble generala's condition."""
+    if "@" in box:  # a column of the triple sheet: the Yahtzee box times the column
+        return multiplier(box) * face_points("yahtzee", kind_of(box), dice)
     counts = sorted(Counter(dice).values())
     faces, total = set(dice), sum(dice)
     yacht_family = sheet_id in ("yacht", "yacht-bonus")
     if box in UPPER:
         face = UPPER.index(box) + 1
         return face * dice.count(face)
+    if sheet_id == "yatzy":
+        return yatzy_points(box, dice)
+    if sheet_id == "generala":
+        return generala_points(box, dice)
     if box in ("choice", "chance"):
         return total
     if box == "three-of-a-kind":
@@ -120,9 +151,43 @@ def face_points(sheet_id, box, dice):
     raise ValueError(box)
 
 
+def yatzy_points(box, dice):
+    """Scandinavian Yatzy's lower boxes: only the dice that make the combination count."""
+    counts = Counter(dice)
+    pairs = sorted(face for face, count in counts.items() if count >= 2)
+    face, most = counts.most_common(1)[0]
+    return {
+        "one-pair": 2 * pairs[-1] if pairs else 0,
+        "two-pairs": 2 * sum(pairs) if len(pairs) == 2 else 0,
+        "three-of-a-kind": 3 * face if most >= 3 else 0,
+        "four-of-a-kind": 4 * face if most >= 4 else 0,
+        "small-straight": 15 if sorted(dice) == [1, 2, 3, 4, 5] else 0,
+        "large-straight": 20 if sorted(dice) == [2, 3, 4, 5, 6] else 0,
+        "full-house": sum(dice) if sorted(counts.values()) == [2, 3] else 0,
+        "chance": sum(dice),
+        "yatzy": 50 if most == 5 else 0,
+    }[box]
+
+
+def generala_points(box, dice):
+    """Generala's lower boxes, fixed values (not made on the first roll)."""
+    shape = sorted(Counter(dice).values())
+    made = {"escalera": sorted(dice) in ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6]),
+            "full": shape == [2, 3], "poker": shape[-1] >= 4, "generala": shape == [5],
+            "doble-generala": shape == [5]}[box]
+    return {"escalera": 20, "full": 30, "poker": 40, "generala": 50,
+            "doble-generala": 100}[box] if made else 0
+
+
 def joker_applies(sheet, dice, boxes):
-    """The forced Joker rule places a further five-of-a-kind once its box is filled."""
-    return sheet["joker"] and len(set(dice)) == 1 and sheet["kind_box"] in boxes
+    """The forced Joker rule places a further five-of-a-kind once every box of its kind (one
+    per column) is filled."""
+    return sheet["joker"] and len(set(dice)) == 1 and all(b in boxes for b in sheet["kind_boxes"])
+
+
+def kind_boxes_hold_points(sheet, boxes):
+    """Every five-of-a-kind box of the sheet holds its points (not 0)."""
+    return bool(sheet["kind_boxes"]) and all(boxes.get(b) for b in sheet["kind_boxes"])
 
 
 def allowed_boxes(sheet, dice, boxes):
@@ -130,36 +195,48 @@ def allowed_boxes(sheet, dice, boxes):
     free = [box for box in sheet["boxes"] if box not in boxes]
     if not joker_applies(sheet, dice, boxes):
         return free
-    upper_box = UPPER[dice[0] - 1]
-    if upper_box in free:
-        return [upper_box]
-    return [box for box in free if box in sheet["lower"]] or free
+    upper_kind = UPPER[dice[0] - 1]
+    upper = [box for box in free if kind_of(box) == upper_kind]
+    return upper or [box for box in free if box in sheet["lower"]] or free
 
 
-FACE_POINTS = {}  # (sheet, box, dice) -> points: the same dice recur all day
+FACE_POINTS = {}  # (sheet, box, dice, first roll) -> points: the same dice recur all day
 
 
-def points(sheet_id, box, dice, boxes):
-    """What the dice score in ``box`` on this sheet, Joker included."""
-    if box in JOKER_POINTS and joker_applies(SHEETS[sheet_id], dice, boxes):
-        return JOKER_POINTS[box]
-    key = (sheet_id, box, tuple(dice))
+def points(sheet_id, box, dice, boxes, first_roll=False):
+    """What the dice score in ``box`` on this sheet, Joker, first-roll bonus (Generala's
+    servida) and doble generala included."""
+    sheet = SHEETS[sheet_id]
+    if kind_of(box) in JOKER_POINTS and joker_applies(sheet, dice, boxes):
+        return JOKER_POINTS[kind_of(box)] * multiplier(box)
+    if box == sheet["second_five"] and not kind_boxes_hold_points(sheet, boxes):
+        return 0
+    key = (sheet_id, box, tuple(dice), first_roll)
     if key not in FACE_POINTS:
-        FACE_POINTS[key] = face_points(sheet_id, box, dice)
+        worth = face_points(sheet_id, box, dice)
+        if first_roll and worth:
+            worth += sheet["first_roll_bonus"].get(box, 0)
+        FACE_POINTS[key] = worth
     return FACE_POINTS[key]
 
 
-def extra_bonus(sheet, dice, boxes):
-    """A further five-of-a-kind while the five-of-a-kind box holds 50."""
-    five = len(set(dice)) == 1 and sheet["kind_box"] and boxes.get(sheet["kind_box"]) == 50
-    return sheet["extra"] if five else 0
+def extra_bonus(sheet, dice, boxes, box=None):
+    """A further five-of-a-kind while every five-of-a-kind box holds its points: the sheet's
+    extra bonus times the multiplier of the box the dice go in."""
+    five = len(set(dice)) == 1 and sheet["extra"] and kind_boxes_hold_points(sheet, boxes)
+    return sheet["extra"] * (multiplier(box) if box else 1) if five else 0
 
 
 def totals(sheet, boxes, extra):
-    """upper, upper bonus, lower, extra bonus, total."""
-    upper = sum(v for k, v in boxes.items() if k in UPPER)
-    lower = sum(v for k, v in boxes.items() if k not in UPPER)
-    bonus = sheet["upper_bonus"] if upper >= 63 else 0
+    """upper, upper bonus, lower, extra bonus, total; column k's upper bonus is the bonus × k
+    once its upper boxes total 63 × k."""
+    upper = sum(v for k, v in boxes.items() if kind_of(k) in UPPER)
+    lower = sum(v for k, v in boxes.items() if kind_of(k) not in UPPER)
+    bonus = 0
+    for column in range(1, sheet["columns"] + 1):
+        column_upper = sum(v for k, v in boxes.items()
+                           if kind_of(k) in UPPER and multiplier(k) == column)
+        bonus += sheet["upper_bonus"] * column if column_upper >= 63 * column else 0
     return upper, bonus, lower, extra, upper + bonus + lower + extra
 
 
@@ -641,8 +718,8 @@ def replay_score(report, sheet, i, entry, explain):
     if problem:
         report.add(name, False, f"action {i}: {problem}")
         return
-    worth = points(sheet.id, box, sheet.dice, sheet.boxes)
-    bonus = extra_bonus(sheet.rules, sheet.dice, sheet.boxes)
+    worth = points(sheet.id, box, sheet.dice, sheet.boxes, sheet.rolls_in_turn == 1)
+    bonus = extra_bonus(sheet.rules, sheet.dice, sheet.boxes, box)
     got = (entry["points"], entry["bonus"])
     exact = type(got[0]) is int and type(got[1]) is int and got == (worth, bonus)
     if explain or not exact:
@@ -689,11 +766,11 @@ def fast_replay(transcript, sheet_id, rolls, steps):
         node, text, score = step
         texts.append(text)
         if score is not None:
-            box, worth, bonus, five = score
+            box, worth, bonus, five, first_roll = score
             if box in boxes or five is not None and (
                     box not in allowed_boxes(sheet.rules, five, boxes)
-                    or worth != points(sheet_id, box, five, boxes)
-                    or bonus != extra_bonus(sheet.rules, five, boxes)):
+                    or worth != points(sheet_id, box, five, boxes, first_roll)
+                    or bonus != extra_bonus(sheet.rules, five, boxes, box)):
                 return None
             boxes[box], sheet.extra = worth, sheet.extra + bonus
     if sheet.full() and node[None][1]:  # rolled after the last box
@@ -740,12 +817,14 @@ def learn_step(steps, node, piece, entry, sheet_id, rolls):
         after = (sheet.rolls, sheet.rolls_in_turn, tuple(sheet.dice or ()))
     elif action == "score" and not five:  # any free box takes these dice: the sheet is moot
         replay_score(own, sheet, 0, entry, False)
-        score, after = (entry["category"], entry["points"], entry["bonus"], None), (taken, 0, None)
+        score = (entry["category"], entry["points"], entry["bonus"], None, False)
+        after = (taken, 0, None)
     elif action == "score":  # well formed here; the points are checked on the whole sheet
         if sheet.score_problem(entry) or type(entry["points"]) is not int or \
                 type(entry["bonus"]) is not int:
             return None
-        score, after = (entry["category"], entry["points"], entry["bonus"], dice), (taken, 0, None)
+        score = (entry["category"], entry["points"], entry["bonus"], dice, in_turn == 1)
+        after = (taken, 0, None)
     else:
         return None
     if own.checks:

@@ -271,6 +271,8 @@ def api_error_messages() -> dict[str, str]:
         ),
         # sheets, dates and names
         "unknown-ruleset": _("This sheet is not one of the daily sheets."),
+        "not-a-daily-sheet": _("This sheet has no daily challenge on this date."),
+        "invalid-paper": _("The printable sheet comes in A4 or US Letter."),
         "unknown-category": _("This box is not on the sheet."),
         "invalid-date": _("This is not a calendar date (YYYY-MM-DD)."),
         "chain-error": _("There is no challenge on this date."),

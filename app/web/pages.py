@@ -32,6 +32,7 @@ from app.web.locale import LANGUAGES
 from app.web.messages import api_error_messages, script_messages
 from app.web.sheets_view import daily_sheets, is_daily, language, sheet_view
 from fairness import RULESETS, InvalidDate, parse_date
+from fairness.sheets import ANY_DAILY_RULESETS
 
 bp = Blueprint("web", __name__)
 
@@ -181,26 +182,12 @@ def ledger():
 @bp.get("/verify")
 def verify():
     """Recompute a game in the browser from published data only (fairness.js)."""
-    sheets = daily_sheets()
+    sheets = [sheet_view(ruleset) for ruleset in ANY_DAILY_RULESETS]  # any day's, past ones too
     return render_template(
         "verify.html",
         page="verify",
         sheet_names={sheet.id: sheet.name for sheet in sheets},
         box_names={box.id: box.name for sheet in sheets for box in sheet.boxes},
-    )
-
-
-@bp.get("/rules")
-def rules_index():
-    """The rules common to every sheet, and a link to each sheet's."""
-    return render_template("rules.html", page="rules", sheet=None, sheets=daily_sheets())
-
-
-@bp.get("/rules/<ruleset>")
-def rules(ruleset: str):
-    """The rules of one sheet, box by box."""
-    return render_template(
-        "rules.html", page="rules", sheet=require_daily_sheet(ruleset), sheets=daily_sheets()
     )
 
 

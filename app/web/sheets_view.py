@@ -4,7 +4,14 @@ from dataclasses import dataclass
 
 from flask_babel import get_locale
 
-from fairness.sheets import DAILY_RULESETS, LOWER, UPPER, UPPER_BONUS_THRESHOLD, get_ruleset
+from app.services import services
+from fairness.sheets import (
+    LOWER,
+    PLAYABLE_RULESETS,
+    UPPER,
+    UPPER_BONUS_THRESHOLD,
+    get_ruleset,
+)
 
 
 @dataclass(frozen=True)
@@ -19,7 +26,11 @@ class BoxView:
 
 @dataclass(frozen=True)
 class SheetView:
-    """One daily sheet, named and explained in one language."""
+    """One sheet, named and explained in one language.
+
+    ``upper`` and ``lower`` are its boxes; ``rows`` what its rules table and printed sheet list:
+    the boxes, or on a sheet of several columns the boxes each column repeats.
+    """
 
     id: str
     name: str
@@ -29,6 +40,11 @@ class SheetView:
     extra_bonus: int
     joker: bool
     five_of_a_kind_box: str | None
+    daily: bool = False
+    columns: int = 1
+    rows: tuple[BoxView, ...] = ()
+    first_roll_bonus: tuple[tuple[str, int], ...] = ()
+    second_five_box: str | None = None
 
     @property
     def boxes(self) -> tuple[BoxView, ...]:
@@ -40,19 +56,34 @@ class SheetView:
         """The upper-section total that earns the bonus."""
         return UPPER_BONUS_THRESHOLD
 
+    @property
+    def upper_rows(self) -> tuple[BoxView, ...]:
+        """The rows of the upper section."""
+        return tuple(row for row in self.rows if row.section == UPPER)
+
+    @property
+    def lower_rows(self) -> tuple[BoxView, ...]:
+        """The rows of the lower section."""
+        return tuple(row for row in self.rows if row.section == LOWER)
+
 
 def language() -> str:
     """The two-letter language of the current request."""
     return get_locale().language
 
 
+def _box_views(categories, lang: str) -> tuple[BoxView, ...]:
+    """Boxes named and explained in ``lang``."""
+    return tuple(BoxView(box.id, box.section, box.names[lang], box.rule[lang])
+                 for box in categories)
+
+
 def sheet_view(ruleset_id: str) -> SheetView:
-    """The daily sheet ``ruleset_id`` in the current language (raises UnknownRuleset)."""
+    """The sheet ``ruleset_id`` in the current language (raises UnknownRuleset)."""
     ruleset = get_ruleset(ruleset_id)
     lang = language()
-    boxes = [
-        BoxView(box.id, box.section, box.names[lang], box.rule[lang]) for box in ruleset.categories
-    ]
+    boxes = _box_views(ruleset.categories, lang)
+    names = {box.id: box.names[lang] for box in ruleset.column_boxes or ruleset.categories}
     return SheetView(
         id=ruleset.id,
         name=ruleset.names[lang],
@@ -62,14 +93,25 @@ def sheet_view(ruleset_id: str) -> SheetView:
         extra_bonus=ruleset.extra_bonus,
         joker=ruleset.joker,
         five_of_a_kind_box=ruleset.five_of_a_kind_box,
+        daily=is_daily(ruleset.id),
+        columns=ruleset.columns,
+        rows=_box_views(ruleset.column_boxes, lang) if ruleset.column_boxes else boxes,
+        first_roll_bonus=tuple((names[kind], bonus)
+                               for kind, bonus in ruleset.first_roll_bonus.items()),
+        second_five_box=ruleset.second_five_box,
     )
 
 
 def daily_sheets() -> list[SheetView]:
-    """The three daily sheets, in their usual order."""
-    return [sheet_view(ruleset_id) for ruleset_id in DAILY_RULESETS]
+    """The daily sheets of the dates being played now, in their usual order."""
+    return [sheet_view(ruleset_id) for ruleset_id in services().games.offered_rulesets()]
+
+
+def playable_sheets() -> list[SheetView]:
+    """Every sheet a game can be played on (practice, against the computer, tables)."""
+    return [sheet_view(ruleset_id) for ruleset_id in PLAYABLE_RULESETS]
 
 
 def is_daily(ruleset_id: str) -> bool:
-    """True for a sheet that has a daily challenge."""
-    return ruleset_id in DAILY_RULESETS
+    """True for a sheet that has a daily challenge on a date being played now."""
+    return ruleset_id in services().games.offered_rulesets()

@@ -62,11 +62,11 @@ class FastReplay:
             node, text, score = step
             texts.append(text)
             if score is not None:
-                category, points, bonus, five = score
+                category, points, bonus, five, first_roll = score
                 if category in boxes or five is not None and (
                         scorer.allowed(category, five, boxes) is not None
-                        or points != scorer.points(category, five, boxes)
-                        or bonus != scorer.bonus(five, boxes)):
+                        or points != scorer.points(category, five, boxes, first_roll)
+                        or bonus != scorer.bonus(five, boxes, category)):
                     return None
                 boxes[category] = points
                 extra += bonus
@@ -102,12 +102,12 @@ class FastReplay:
         elif action == "score" and not five:  # the sheet does not matter: any free box
             sheet.score(0, entry, self.scorer)
             category = entry["category"]
-            score = (category, entry["points"], entry["bonus"], None)
+            score = (category, entry["points"], entry["bonus"], None, False)
         elif action == "score":  # checked against the whole sheet in every game
             if sheet.score_problem(entry, self.scorer) or not all(
                     type(entry[key]) is int for key in ("points", "bonus")):
                 return None
-            score = (entry["category"], entry["points"], entry["bonus"], dice)
+            score = (entry["category"], entry["points"], entry["bonus"], dice, in_turn == 1)
         else:
             return None
         if sheet.checks:

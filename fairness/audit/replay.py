@@ -87,13 +87,13 @@ class CachedRules:
         self._points: dict = {}
         self._upper = frozenset(c.id for c in self.ruleset.categories if c.section == UPPER)
 
-    def points(self, category: str, dice: tuple, boxes: Mapping) -> int:
-        """``rules.score``: cached unless the Joker rule makes the sheet matter."""
-        if self.joker(dice, boxes):
-            return rules.score(self.ruleset.id, category, dice, boxes)
-        key = (category, dice)
+    def points(self, category: str, dice: tuple, boxes: Mapping, first_roll: bool = False) -> int:
+        """``rules.score``: cached unless a further five-of-a-kind makes the sheet matter."""
+        if is_five_of_a_kind(dice):
+            return rules.score(self.ruleset.id, category, dice, boxes, first_roll)
+        key = (category, dice, first_roll)
         if key not in self._points:
-            self._points[key] = rules.score(self.ruleset.id, category, dice)
+            self._points[key] = rules.score(self.ruleset.id, category, dice, None, first_roll)
         return self._points[key]
 
     def allowed(self, category: str, dice: tuple, boxes: Mapping) -> rules.Placement | None:
@@ -103,11 +103,11 @@ class CachedRules:
             return None if category in placement.allowed else placement
         return None
 
-    def bonus(self, dice: tuple, boxes: Mapping) -> int:
-        """``rules.extra_bonus`` (zero unless five of a kind)."""
+    def bonus(self, dice: tuple, boxes: Mapping, category: str | None = None) -> int:
+        """``rules.extra_bonus`` for dice scored in ``category`` (zero unless five of a kind)."""
         if not is_five_of_a_kind(dice):
             return 0
-        return rules.extra_bonus(self.ruleset.id, dice, boxes)
+        return rules.extra_bonus(self.ruleset.id, dice, boxes, category)
 
     def joker(self, dice: tuple, boxes: Mapping) -> bool:
         """True when the forced Joker rule applies to these dice on this sheet."""
@@ -115,6 +115,8 @@ class CachedRules:
 
     def totals(self, boxes: Mapping, extra_bonus_points: int) -> rules.Totals:
         """``rules.totals`` for a sheet whose boxes are known valid, without re-validating."""
+        if self.ruleset.columns > 1:
+            return rules.totals_of_valid(self.ruleset, boxes, extra_bonus_points)
         upper = sum(points for box, points in boxes.items() if box in self._upper)
         bonus = self.ruleset.upper_bonus if upper >= UPPER_BONUS_THRESHOLD else 0
         return rules.Totals(upper, bonus, sum(boxes.values()) - upper, extra_bonus_points)
@@ -200,8 +202,8 @@ class ReplayState:
         if problem:
             self.fail(name, f"action {index}: {problem}")
             return
-        points = scorer.points(category, self.dice, self.boxes)
-        bonus = scorer.bonus(self.dice, self.boxes)
+        points = scorer.points(category, self.dice, self.boxes, self.rolls_in_turn == 1)
+        bonus = scorer.bonus(self.dice, self.boxes, category)
         recorded = (entry["points"], entry["bonus"])
         exact = (type(recorded[0]) is int and type(recorded[1]) is int
                  and recorded == (points, bonus))

@@ -137,7 +137,7 @@ class TestBadStreamInput:
         with pytest.raises(InvalidDate):
             DiceStream(SEED, date, "yacht")
 
-    @pytest.mark.parametrize("ruleset_id", ["Yahtzee", "yatzy", "", None, 3])
+    @pytest.mark.parametrize("ruleset_id", ["Yahtzee", "kniffel", "", None, 3])
     def test_invalid_ruleset(self, ruleset_id):
         with pytest.raises(UnknownRuleset):
             DiceStream(SEED, DATE, ruleset_id)

@@ -247,7 +247,7 @@ class TestAfterTheEnd:
 class TestBadGameSetup:
     """A game needs a known sheet, an ISO date, and a stream made for that sheet and date."""
 
-    @pytest.mark.parametrize("ruleset_id", ["Yacht", "generala", "", None, ["yacht"]])
+    @pytest.mark.parametrize("ruleset_id", ["Yacht", "kniffel", "", None, ["yacht"]])
     def test_unknown_ruleset(self, ruleset_id):
         with pytest.raises(UnknownRuleset) as raised:
             Game.new(ruleset_id, DATE)

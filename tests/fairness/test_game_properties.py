@@ -35,15 +35,19 @@ class TestLegalGames:
         game = play(Game.new(ruleset_id, date), DiceStream(seed, date, ruleset_id), rng)
         ruleset = RULESETS[ruleset_id]
         scores = [entry for entry in game.transcript if entry["action"] == "score"]
-        assert len(scores) == len(game.boxes) == len(ruleset.categories) in (12, 13)
+        assert len(scores) == len(game.boxes) == len(ruleset.categories) in (11, 12, 13, 15, 39)
         assert set(game.boxes) == set(ruleset.category_ids)
         assert {entry["category"]: entry["points"] for entry in scores} == dict(game.boxes)
 
         parts = game.totals()
-        upper = sum(game.boxes[box] for box in ruleset.category_ids[:6])
+        columns = [[c for c in ruleset.categories if c.column == k and c.section == "upper"]
+                   for k in range(1, ruleset.columns + 1)]
+        column_upper = [sum(game.boxes[c.id] for c in column) for column in columns]
+        upper = sum(column_upper)
         assert parts.upper == upper
         assert parts.lower == sum(game.boxes.values()) - upper
-        assert parts.upper_bonus == (ruleset.upper_bonus if upper >= 63 else 0)
+        assert parts.upper_bonus == sum(ruleset.upper_bonus * k for k, points
+                                        in enumerate(column_upper, start=1) if points >= 63 * k)
         assert parts.extra_bonus == sum(entry["bonus"] for entry in scores)
         assert parts.total == parts.upper + parts.upper_bonus + parts.lower + parts.extra_bonus
 

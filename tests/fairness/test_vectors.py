@@ -17,8 +17,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from fairness_testkit import mth, path, reference_dice, subproof
 
-from fairness import RULESETS, DiceStream, audit, canonical_json, replay
+from fairness import RULESETS, DiceStream, audit, canonical_json, extra_bonus, replay, score
 from fairness.rules import JOKER_LOWER, JOKER_UPPER, JOKER_UPPER_ZERO
+
+PUBLIC_SHEETS = ("yatzy", "generala", "yahtzee-triple")
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS_FILE = ROOT / "tests" / "vectors.json"
@@ -184,6 +186,27 @@ class TestRecomputed:
             for code in (JOKER_UPPER, JOKER_LOWER, JOKER_UPPER_ZERO):
                 assert (ruleset_id, code) in restrictions
         assert any(s["extra_bonus"] == 100 for s in vectors["scores"])
+
+    def test_public_sheets_cover_the_first_roll_bonus_and_the_triple_rules(self, vectors):
+        public = [s for s in vectors["scores"] if s["ruleset"] in PUBLIC_SHEETS]
+        assert all(isinstance(s["first_roll"], bool) for s in public)
+        assert not any("first_roll" in s for s in vectors["scores"] if s not in public)
+        servida = {(s["category"], s["points"]) for s in public
+                   if s["ruleset"] == "generala" and s["first_roll"]}
+        assert {("escalera", 25), ("full", 35), ("poker", 45), ("generala", 100),
+                ("doble-generala", 100)} <= servida
+        triple = {(s["restriction"], s["extra_bonus"]) for s in public
+                  if s["ruleset"] == "yahtzee-triple"}
+        assert {(JOKER_UPPER, 100), (JOKER_LOWER, 100), (JOKER_UPPER_ZERO, 0)} <= triple
+        for case in public:
+            first = case["first_roll"]
+            assert score(case["ruleset"], case["category"], case["dice"], case["sheet"],
+                         first) == case["points"]
+            assert extra_bonus(case["ruleset"], case["dice"], case["sheet"],
+                               case["category"]) == case["extra_bonus"]
+        features = {f for g in vectors["games"] if g["ruleset"] in PUBLIC_SHEETS
+                    for f in g["features"]}
+        assert {"first-roll-bonus", "doble-generala", "extra-bonus", "joker-upper"} <= features
 
 
 class TestLedger:

@@ -2,8 +2,10 @@
 future date; the running service takes it on by itself, and every day, old and new, verifies
 with the key its epoch published."""
 
+import importlib.util
 import shutil
 import stat
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -136,3 +138,73 @@ def test_a_server_lacking_a_published_epoch_stops_dealing_within_a_day(client, c
     assert ready.status_code == 503 and ready.get_json()["checks"]["secrets"]["ok"] is False
     assert client.post(f"{API}/games", json={"ruleset": "yacht", "date": "2026-03-11"}
                        ).status_code == 201
+
+
+def load_verify_py():
+    """The standalone verifier ``app/static/verify.py``, loaded from its file."""
+    path = Path(__file__).resolve().parents[2] / "app" / "static" / "verify.py"
+    spec = importlib.util.spec_from_file_location("standalone_verify", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def day_games(client, date: str, sheet: str) -> list[dict]:
+    """Every published game of a revealed (date, sheet), page after page."""
+    games, after = [], None
+    while True:
+        query = f"?after={after}" if after else ""
+        page = client.get(f"{API}/days/{date}/{sheet}/games{query}").get_json()
+        games += page["games"]
+        after = page.get("next")
+        if not after:
+            return games
+
+
+def test_a_new_epoch_adds_the_yatzy_challenge_and_every_past_day_still_verifies(
+        client, clock, cli, reveal):
+    """The first epoch's entry keeps its three daily sheets; the next one publishes four, Yatzy
+    included, which the service offers only on that epoch's dates; both days reveal exactly
+    their epoch's sheets and verify in the core's audit and in verify.py."""
+    old_game = finish_game(client, "yacht", OLD_DAY)
+    refused = client.post(f"{API}/games", json={"ruleset": "yatzy", "date": OLD_DAY})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"]["code"] == "not-a-daily-sheet"
+    assert 'href="/play/yatzy"' not in client.get("/?lang=en").get_data(as_text=True)
+
+    assert cli("new-epoch", "--start", NEW_START, "--days", "100").exit_code == 0
+    first, second = epoch_entries(client)
+    assert first["rulesets"] == ["yacht", "yacht-bonus", "yahtzee"]
+    assert second["rulesets"] == ["yacht", "yacht-bonus", "yahtzee", "yatzy"]
+
+    clock.set(f"{NEW_START}T12:00:00Z")
+    challenges = client.get(f"{API}/challenges?date={NEW_START}").get_json()["challenges"]
+    assert [c["ruleset"] for c in challenges] == second["rulesets"]
+    assert client.post(f"{API}/games", json={"ruleset": "generala", "date": NEW_START}
+                       ).status_code == 400
+    yatzy_game = finish_game(client, "yatzy", NEW_START)
+    assert yatzy_game["receipt"]["epoch"] == 2 and yatzy_game["receipt"]["ruleset"] == "yatzy"
+    rules = client.get("/rules?lang=en").get_data(as_text=True)
+    assert rules.count('<span class="chip">daily</span>') == 4
+
+    clock.set("2026-03-15T14:00:00Z")
+    reveal()
+    ledger = client.get(f"{API}/ledger").get_json()["entries"]
+    assert all(check.ok for check in audit.check_ledger(ledger, verify_signature))
+    reveals = {entry["date"]: entry for entry in ledger if entry["type"] == REVEAL_TYPE}
+    assert sorted(reveals[OLD_DAY]["games"]) == sorted(first["rulesets"])
+    assert sorted(reveals[NEW_START]["games"]) == sorted(second["rulesets"])
+    assert reveals[NEW_START]["games"]["yatzy"] == 1
+    standalone = load_verify_py()
+    for date, sheets in ((OLD_DAY, first["rulesets"]), (NEW_START, second["rulesets"])):
+        for sheet in sheets:
+            games = day_games(client, date, sheet)
+            day = audit.audit_day(ledger, date, sheet, games, verify_signature)
+            assert all(check.ok for check in day.checks), (date, sheet)
+            report = standalone.Report()
+            standalone.check_day(report, ledger, date, sheet, games,
+                                 standalone.ed25519_verifier())
+            assert all(check[1] for check in report.checks), (date, sheet, report.checks)
+    for game in (old_game, yatzy_game):
+        verdict = client.post(f"{API}/verify", json={"game": game["id"]}).get_json()
+        assert verdict["ok"] is True, verdict

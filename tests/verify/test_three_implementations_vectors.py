@@ -109,15 +109,16 @@ def test_scores_and_placements(vectors, standalone, node):
     jobs = []
     for case in vectors["scores"]:
         ruleset, box, dice, sheet = case["ruleset"], case["category"], case["dice"], case["sheet"]
-        assert rules.score(ruleset, box, dice, sheet) == case["points"]
-        assert rules.extra_bonus(ruleset, dice, sheet) == case["extra_bonus"]
-        assert list(rules.placement(ruleset, dice, sheet).allowed) == case["allowed"]
-        assert standalone.points(ruleset, box, dice, sheet) == case["points"]
-        assert standalone.extra_bonus(standalone.SHEETS[ruleset], dice, sheet) == \
+        first = case.get("first_roll", False)  # the earlier vectors are never a first roll
+        assert rules.score(ruleset, box, dice, sheet, first) == case["points"]
+        assert rules.extra_bonus(ruleset, dice, sheet, box) == case["extra_bonus"]
+        assert list(rules.placement(ruleset, dice, sheet, first).allowed) == case["allowed"]
+        assert standalone.points(ruleset, box, dice, sheet, first) == case["points"]
+        assert standalone.extra_bonus(standalone.SHEETS[ruleset], dice, sheet, box) == \
             case["extra_bonus"]
         assert standalone.allowed_boxes(standalone.SHEETS[ruleset], dice, sheet) == case["allowed"]
-        jobs += [{"fn": "score", "args": [ruleset, box, dice, sheet]},
-                 {"fn": "extraBonus", "args": [ruleset, dice, sheet]},
+        jobs += [{"fn": "score", "args": [ruleset, box, dice, sheet, first]},
+                 {"fn": "extraBonus", "args": [ruleset, dice, sheet, box]},
                  {"fn": "allowedBoxes", "args": [ruleset, dice, sheet]}]
     values = iter(node.values(jobs))
     for case in vectors["scores"]:

@@ -193,10 +193,36 @@ const YAHTZEE_LOWER = [
   "three-of-a-kind", "four-of-a-kind", "full-house", "small-straight", "large-straight",
   "yahtzee", "chance",
 ];
+const YATZY_LOWER = [
+  "one-pair", "two-pairs", "three-of-a-kind", "four-of-a-kind", "small-straight",
+  "large-straight", "full-house", "chance", "yatzy",
+];
+const GENERALA_LOWER = ["escalera", "full", "poker", "generala", "doble-generala"];
 
-/** A sheet: its boxes in order and its sheet-level rules. */
-function sheet(lower, upperBonus = 0, kindBox = null, extra = 0, joker = false) {
-  return { boxes: [...UPPER, ...lower], lower, upperBonus, kindBox, extra, joker };
+/** The box a column box repeats (`ones@2` → `ones`). */
+export function kindOf(box) {
+  return box.split("@")[0];
+}
+
+/** What a box's column multiplies its points by (`@k` → k; 1 without a column). */
+export function multiplier(box) {
+  return box.includes("@") ? Number(box.split("@")[1]) : 1;
+}
+
+/**
+ * A sheet: its boxes in order and its sheet-level rules. A sheet of several columns has the
+ * boxes `<box>@1` (worth ×1), `<box>@2` (×2)… column by column.
+ */
+function sheet(lower, upperBonus = 0, kindBox = null, extra = 0, joker = false,
+  { columns = 1, firstRollBonus = {}, secondFive = null } = {}) {
+  const kinds = [...UPPER, ...lower];
+  const boxes = columns === 1 ? kinds
+    : Array.from({ length: columns }, (_, k) => kinds.map((b) => `${b}@${k + 1}`)).flat();
+  return {
+    boxes, lower: boxes.filter((b) => lower.includes(kindOf(b))), upperBonus, kindBox,
+    kindBoxes: boxes.filter((b) => kindOf(b) === kindBox), extra, joker, columns,
+    firstRollBonus, secondFive,
+  };
 }
 
 export const SHEETS = {
@@ -208,6 +234,12 @@ export const SHEETS = {
   "yahtzee-no-joker": sheet(YAHTZEE_LOWER, 35, "yahtzee", 100, false),
   "yahtzee-no-bonus": sheet(YAHTZEE_LOWER, 35, "yahtzee", 0, true),
   "yahtzee-no-joker-no-bonus": sheet(YAHTZEE_LOWER, 35, "yahtzee", 0, false),
+  yatzy: sheet(YATZY_LOWER, 50),
+  generala: sheet(GENERALA_LOWER, 0, "generala", 0, false, {
+    firstRollBonus: { escalera: 5, full: 5, poker: 5, generala: 50 },
+    secondFive: "doble-generala",
+  }),
+  "yahtzee-triple": sheet(YAHTZEE_LOWER, 35, "yahtzee", 100, true, { columns: 3 }),
 };
 export const JOKER_POINTS = { "full-house": 25, "small-straight": 30, "large-straight": 40 };
 
@@ -218,8 +250,48 @@ function counts(dice) {
   return byFace;
 }
 
-/** What five dice are worth in `box` of `ruleset`, before the Joker rule. */
+/** Scandinavian Yatzy's lower boxes: only the dice that make the combination count. */
+function yatzyPoints(box, dice) {
+  const byFace = counts(dice);
+  const pairs = [...byFace].filter(([, n]) => n >= 2).map(([f]) => f).sort((a, b) => a - b);
+  const most = Math.max(...byFace.values());
+  const face = [...byFace].find(([, n]) => n === most)[0];
+  const sorted = [...dice].sort((a, b) => a - b).join("");
+  const total = dice.reduce((a, b) => a + b, 0);
+  const points = {
+    "one-pair": pairs.length ? 2 * pairs[pairs.length - 1] : 0,
+    "two-pairs": pairs.length === 2 ? 2 * (pairs[0] + pairs[1]) : 0,
+    "three-of-a-kind": most >= 3 ? 3 * face : 0,
+    "four-of-a-kind": most >= 4 ? 4 * face : 0,
+    "small-straight": sorted === "12345" ? 15 : 0,
+    "large-straight": sorted === "23456" ? 20 : 0,
+    "full-house": [...byFace.values()].sort().join("") === "23" ? total : 0,
+    chance: total,
+    yatzy: most === 5 ? 50 : 0,
+  };
+  if (!Object.hasOwn(points, box)) throw new RangeError(`${box} is not a box`);
+  return points[box];
+}
+
+/** Generala's lower boxes, fixed values (not made on the first roll). */
+function generalaPoints(box, dice) {
+  const shape = [...counts(dice).values()].sort().join("");
+  const sorted = [...dice].sort((a, b) => a - b).join("");
+  const made = {
+    escalera: sorted === "12345" || sorted === "23456", full: shape === "23",
+    poker: shape === "14" || shape === "5", generala: shape === "5", "doble-generala": shape === "5",
+  };
+  const value = { escalera: 20, full: 30, poker: 40, generala: 50, "doble-generala": 100 };
+  if (!Object.hasOwn(made, box)) throw new RangeError(`${box} is not a box`);
+  return made[box] ? value[box] : 0;
+}
+
+/**
+ * What five dice are worth in `box` of `ruleset`, before the Joker rule, the first-roll bonus
+ * and the doble generala's condition.
+ */
 export function boxPoints(ruleset, box, dice) {
+  if (box.includes("@")) return multiplier(box) * boxPoints("yahtzee", kindOf(box), dice);
   const byFace = counts(dice);
   const most = Math.max(...byFace.values());
   const total = dice.reduce((a, b) => a + b, 0);
@@ -228,6 +300,8 @@ export function boxPoints(ruleset, box, dice) {
   const yachtFamily = ruleset === "yacht" || ruleset === "yacht-bonus";
   const upper = UPPER.indexOf(box);
   if (upper >= 0) return (upper + 1) * (byFace.get(upper + 1) || 0);
+  if (ruleset === "yatzy") return yatzyPoints(box, dice);
+  if (ruleset === "generala") return generalaPoints(box, dice);
   switch (box) {
     case "choice":
     case "chance":
@@ -264,10 +338,19 @@ export function boxPoints(ruleset, box, dice) {
   }
 }
 
-/** True when the forced Joker rule places these dice (a further five of a kind). */
+/**
+ * True when the forced Joker rule places these dice: a further five of a kind, every box of
+ * its kind (one per column) being filled.
+ */
 export function jokerApplies(ruleset, dice, boxes) {
   const rules = SHEETS[ruleset];
-  return rules.joker && new Set(dice).size === 1 && Object.hasOwn(boxes, rules.kindBox);
+  return rules.joker && new Set(dice).size === 1
+    && rules.kindBoxes.every((box) => Object.hasOwn(boxes, box));
+}
+
+/** Every five-of-a-kind box of the sheet holds its points (not 0). */
+function kindBoxesHoldPoints(rules, boxes) {
+  return rules.kindBoxes.length > 0 && rules.kindBoxes.every((box) => boxes[box] > 0);
 }
 
 /** The free boxes these dice may go in now, narrowed by the Joker rule where it applies. */
@@ -275,36 +358,56 @@ export function allowedBoxes(ruleset, dice, boxes) {
   const rules = SHEETS[ruleset];
   const free = rules.boxes.filter((box) => !Object.hasOwn(boxes, box));
   if (!jokerApplies(ruleset, dice, boxes)) return free;
-  const upperBox = UPPER[dice[0] - 1];
-  if (free.includes(upperBox)) return [upperBox];
+  const upperKind = UPPER[dice[0] - 1];
+  const upper = free.filter((box) => kindOf(box) === upperKind);
+  if (upper.length) return upper;
   const lower = free.filter((box) => rules.lower.includes(box));
   return lower.length ? lower : free;
 }
 
-/** The points of `dice` in `box` given the filled `boxes` (Joker included). */
-export function score(ruleset, box, dice, boxes = {}) {
-  if (Object.hasOwn(JOKER_POINTS, box) && jokerApplies(ruleset, dice, boxes)) {
-    return JOKER_POINTS[box];
-  }
-  return boxPoints(ruleset, box, dice);
-}
-
-/** The extra bonus scoring `dice` now adds: a further five of a kind while its box holds 50. */
-export function extraBonus(ruleset, dice, boxes = {}) {
+/**
+ * The points of `dice` in `box` given the filled `boxes`: Joker, first-roll bonus (Generala's
+ * servida, when `firstRoll`) and doble generala included.
+ */
+export function score(ruleset, box, dice, boxes = {}, firstRoll = false) {
   const rules = SHEETS[ruleset];
-  const five = new Set(dice).size === 1 && rules.kindBox && boxes[rules.kindBox] === 50;
-  return five ? rules.extra : 0;
+  if (Object.hasOwn(JOKER_POINTS, kindOf(box)) && jokerApplies(ruleset, dice, boxes)) {
+    return JOKER_POINTS[kindOf(box)] * multiplier(box);
+  }
+  if (box === rules.secondFive && !kindBoxesHoldPoints(rules, boxes)) return 0;
+  const worth = boxPoints(ruleset, box, dice);
+  return firstRoll && worth ? worth + (rules.firstRollBonus[box] || 0) : worth;
 }
 
-/** The sheet's breakdown: upper, upper_bonus, lower, extra_bonus, total. */
+/**
+ * The extra bonus scoring `dice` in `box` now adds: a further five of a kind while every
+ * five-of-a-kind box holds its points, times the multiplier of `box`'s column.
+ */
+export function extraBonus(ruleset, dice, boxes = {}, box = null) {
+  const rules = SHEETS[ruleset];
+  const five = new Set(dice).size === 1 && rules.extra && kindBoxesHoldPoints(rules, boxes);
+  return five ? rules.extra * (box ? multiplier(box) : 1) : 0;
+}
+
+/**
+ * The sheet's breakdown: upper, upper_bonus, lower, extra_bonus, total. Column k's upper bonus
+ * is the sheet's bonus × k once its upper boxes total 63 × k.
+ */
 export function totals(ruleset, boxes, extra = 0) {
+  const rules = SHEETS[ruleset];
   let upper = 0;
   let lower = 0;
+  const byColumn = new Map();
   for (const [box, points] of Object.entries(boxes)) {
-    if (UPPER.includes(box)) upper += points;
-    else lower += points;
+    if (UPPER.includes(kindOf(box))) {
+      upper += points;
+      byColumn.set(multiplier(box), (byColumn.get(multiplier(box)) || 0) + points);
+    } else lower += points;
   }
-  const bonus = upper >= 63 ? SHEETS[ruleset].upperBonus : 0;
+  let bonus = 0;
+  for (const [column, points] of byColumn) {
+    if (points >= 63 * column) bonus += rules.upperBonus * column;
+  }
   return { upper, upper_bonus: bonus, lower, extra_bonus: extra,
     total: upper + bonus + lower + extra };
 }
@@ -798,8 +901,8 @@ export function replay(transcript, ruleset, rolls, { explain = true } = {}) {
         checks.push({ name, ok: false, detail: `action ${i}: ${problem}` });
         return;
       }
-      const worth = score(ruleset, box, state.dice, state.boxes);
-      const bonus = extraBonus(ruleset, state.dice, state.boxes);
+      const worth = score(ruleset, box, state.dice, state.boxes, state.rollsInTurn === 1);
+      const bonus = extraBonus(ruleset, state.dice, state.boxes, box);
       const exact = Number.isInteger(entry.points) && Number.isInteger(entry.bonus)
         && entry.points === worth && entry.bonus === bonus;
       const joker = jokerApplies(ruleset, state.dice, state.boxes) ? " (Joker rule)" : "";
