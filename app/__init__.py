@@ -25,10 +25,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     players.init_app(app)
 
     from app.api.logs import bp as logs_blueprint
+    from app.api.matches import bp as matches_blueprint
     from app.api.routes import bp as api_blueprint
+    from app.api.tables import bp as tables_blueprint
 
     app.register_blueprint(api_blueprint)
     app.register_blueprint(logs_blueprint)
+    app.register_blueprint(matches_blueprint)
+    app.register_blueprint(tables_blueprint)
     web.init_app(app)
     observability.init_app(app)
     return app

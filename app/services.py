@@ -1,19 +1,28 @@
 """The service objects one app uses, built once per app from its configuration."""
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import Flask, current_app
 
+import strategy
 from app.ledger import keys
 from app.ledger.clock import system_now
 from app.ledger.daylog import V2, LogService, load_witnesses
 from app.ledger.service import LedgerService
-from app.play.coach import Coach, table_source
+from app.play.coach import Coach, TableSource, table_source
 from app.play.games import GameService
+from app.play.matches import MatchService
+from app.play.tables import TableService
+from app.play.turn_clock import TurnClock
+from app.push.channel import TableChannel
 from app.storage.daylog import LogStore
 from app.storage.embedded import SOCKET_NAME
+from app.storage.matches import MatchStore
 from app.storage.store import Store, connect
+from app.storage.tables import TableStore
+from fairness import RULESETS
 
 EXTENSION = "yacht_daily"
 
@@ -30,6 +39,8 @@ class Services:
     coach: Coach
     data_dir: Path
     epochs_seen: tuple[str, ...] = field(default=())
+    matches: MatchService | None = None
+    tables: TableService | None = None
 
     def now(self):
         """The current time on the app's clock."""
@@ -66,6 +77,9 @@ def init_app(app: Flask) -> None:
     games = GameService(store, secrets, ledger, logs, clock, grace)
     coach = Coach(store, secrets, ledger,
                   table_source(app.config.get("STRATEGY_DIR") or data_dir / "strategy"))
+    matches = MatchService(MatchStore(store.client), secrets,
+                           match_tables(coach.tables, app.config.get("STRATEGY_DIR")
+                                        or data_dir / "strategy"), clock)
     ledger.reveal_listeners.append(coach.date_revealed)
     games.finish_listeners.append(coach.game_finished)
     if app.config.get("STRATEGY_BACKGROUND", not app.testing):
@@ -79,7 +93,26 @@ def init_app(app: Flask) -> None:
         coach=coach,
         data_dir=data_dir,
         epochs_seen=keys.epochs_signature(data_dir),
+        matches=matches,
+        tables=TableService(TableStore(store.client), matches, TableChannel(store.client),
+                            TurnClock(store.client, app.config.get("TURN_CLOCK") or time.time),
+                            secrets.pseudonym, clock),
     )
+
+
+def match_tables(daily: TableSource, directory: Path):
+    """``tables(ruleset)``: the strategy table of any sheet, the daily ones from the coach's
+    source, the others from a source of their own warmed on first use (TablesNotReady until
+    loaded)."""
+    others = tuple(ruleset for ruleset in RULESETS if ruleset not in daily.rulesets)
+
+    def tables(ruleset: str) -> strategy.Table:
+        """The loaded table of ``ruleset``."""
+        if ruleset in daily.rulesets:
+            return daily.get(ruleset)
+        return table_source(directory, others).get(ruleset)
+
+    return tables
 
 
 def services() -> Services:

@@ -1,5 +1,7 @@
 """The OpenAPI 3.1 document of ``/api/v1``, kept true to docs/api.md."""
 
+from app.api import openapi_tables
+from app.api.openapi_matches import MATCH_SCHEMAS, match_paths
 from fairness.sheets import ANY_DAILY_RULESETS
 
 VERSION = "1.0.0"
@@ -212,6 +214,9 @@ _SCHEMAS = {
                         "from": {"type": "integer"}, "to": {"type": "integer"},
                         "count": {"type": "integer"}}}}}}},
             "games": {"type": "array", "items": _ref("HistoryGame")},
+            "matches": {"type": "array", "items": {"type": "object"},
+                        "description": "Practice games and games against the computer, the "
+                                       "latest first (docs/api.md, \"Matches\")."},
         },
     },
     "PointsBoard": {"type": "object", "required": [
@@ -529,9 +534,9 @@ def openapi_document() -> dict:
                  "description": "The provably fair daily dice challenge. Contract: docs/api.md; "
                                 "published formats: FAIRNESS.md."},
         "servers": [{"url": "/api/v1"}],
-        "paths": _with_common_errors(_paths()),
+        "paths": _with_common_errors({**_paths(), **match_paths(), **openapi_tables.paths()}),
         "components": {
-            "schemas": _SCHEMAS,
+            "schemas": {**_SCHEMAS, **MATCH_SCHEMAS, **openapi_tables.SCHEMAS},
             "responses": {
                 f"E{status}": _json(_ref("Error"), text) for status, text in _ERROR_TEXTS.items()
             },

@@ -29,10 +29,13 @@ def on_starting(server) -> None:
 
 def post_worker_init(worker) -> None:
     """Start the worker's reveal thread (app/ledger/reveal_runner.py): the worker that finds a date
-    due and takes the Redis lease reveals it; requests never do."""
+    due and takes the Redis lease reveals it; requests never do. And its turn clock thread
+    (app/play/turn_clock.py): whichever worker claims a table's due turn plays it."""
     from app.ledger.reveal_runner import start_in
+    from app.play import turn_clock
 
     start_in(worker.wsgi)
+    turn_clock.start_in(worker.wsgi)
 
 
 def child_exit(server, worker) -> None:

@@ -34,11 +34,14 @@ from app.services import redis_url
 
 API = "/api/v1"
 CREATE_RULE = f"{API}/games"
-ACTION_RULE = re.compile(rf"^{re.escape(API)}/games/<[^>]+>/(roll|score)$")
+MATCH_CREATE_RULES = (f"{API}/matches", f"{API}/tables", f"{API}/tables/<table>/join",
+                      f"{API}/tables/<table>/start")
+ACTION_RULE = re.compile(rf"^{re.escape(API)}/(games/<[^>]+>/(roll|score)|"
+                         rf"matches/<[^>]+>/(roll|score|advance)|tables/<[^>]+>/(roll|score))$")
 VERIFY_RULE = f"{API}/verify"
 DAY_GAMES_RULE = f"{API}/days/<date>/<ruleset>/games"
 TRANSFER_RULES = (f"{API}/me/transfer", f"{API}/me/transfer/redeem")
-KINDS = ("create", "action", "verify", "day-games", "transfer")
+KINDS = ("create", "match-create", "action", "verify", "day-games", "transfer")
 STORAGE_TIMEOUT = 2.0
 LIMITER_EXTENSION = "yacht_daily_limiter"
 MEMORY_STORAGE = "memory://"
@@ -61,6 +64,8 @@ def limited_endpoints(app) -> dict[str, str]:
         methods = rule.methods or ()
         if "POST" in methods and rule.rule == CREATE_RULE:
             found[rule.endpoint] = "create"
+        elif "POST" in methods and rule.rule in MATCH_CREATE_RULES:
+            found[rule.endpoint] = "match-create"
         elif "POST" in methods and ACTION_RULE.match(rule.rule):
             found[rule.endpoint] = "action"
         elif "POST" in methods and rule.rule == VERIFY_RULE:
@@ -112,6 +117,7 @@ def init_app(app) -> None:
     actions = ActionBudget(limiter, app.config["RATE_LIMIT_ACTIONS"])
     decorators = {
         "create": limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"]),
+        "match-create": limiter.limit(app.config["RATE_LIMIT_MATCHES"], methods=["POST"]),
         "action": actions.counted,
         "verify": limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"]),
         # HEAD runs the whole view too (Flask answers it with GET's): limited alike.

@@ -124,16 +124,17 @@ class TableSource:
                      extra={"event": "strategy-table", "ruleset": ruleset})
 
 
-_sources: dict[Path, TableSource] = {}
+_sources: dict[tuple[Path, tuple[str, ...]], TableSource] = {}
 _sources_lock = threading.Lock()
 
 
-def table_source(directory: Path) -> TableSource:
-    """The process's TableSource of ``directory`` (apps of one process share it)."""
-    key = Path(directory).resolve()
+def table_source(directory: Path, rulesets: Sequence[str] = DAILY_RULESETS) -> TableSource:
+    """The process's TableSource of ``rulesets`` in ``directory`` (apps of one process share
+    it)."""
+    key = (Path(directory).resolve(), tuple(rulesets))
     with _sources_lock:
         if key not in _sources:
-            _sources[key] = TableSource(key)
+            _sources[key] = TableSource(key[0], key[1])
         return _sources[key]
 
 

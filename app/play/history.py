@@ -1,5 +1,7 @@
 """A player's own record, kept on the server under their identity: every daily game they started,
-its status and total, their streaks, best scores and the distribution of their totals.
+its status and total, their streaks, best scores and the distribution of their totals, and,
+apart, their practice games and games against the computer (``play/matches.py``), which count
+for none of the daily figures.
 
 The store writes the records where games are created and finished (``store.py``); this module
 reads them and works out what the history page and ``GET /api/v1/me/history`` show.
@@ -77,6 +79,7 @@ def player_history(svc: Services, player: str | None) -> dict:
         "best_streak": best,
         "sheets": sheets,
         "games": games,
+        "matches": svc.matches.player_matches(pseudonym),
     }
 
 

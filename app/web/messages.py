@@ -209,6 +209,36 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "check_proof_size": _("Size of the day’s tree"),
         "check_receipt_in_log": _("Receipt in the day’s log"),
         "check_receipt_time": _("Finished before its checkpoint"),
+        # practice and games against the computer
+        "opponentN": _("Opponent {n}"),
+        "clientSeedInvalid": _("A client seed is 1 to 64 letters, digits or - . _ ~."),
+        "botName": _("Computer {n} ({level})"),
+        "youName": _("You"),
+        "kindPractice": _("Practice"),
+        "kindComputer": _("Against the computer"),
+        "matchExpired": _("This game was left unplayed for a day: it has ended, and its seed "
+                          "is revealed."),
+        "computerPlaying": _("The computer is playing…"),
+        "botRolled": _("{name} rolled {dice}."),
+        "botScored": plural_forms(lambda n: ngettext(
+            "{name} scored {n} point in {box}.", "{name} scored {n} points in {box}.", n)),
+        "soloTotal": plural_forms(lambda n: ngettext(
+            "You scored {n} point.", "You scored {n} points.", n)),
+        "youWon": _("You won!"),
+        "youTiedFirst": _("You tied for first place: every player tied at the top wins."),
+        "youRanked": _("You finished number {rank} of {players}."),
+        "rankRow": plural_forms(lambda n: ngettext("{name}: {n} point", "{name}: {n} points", n)),
+        "reviewLoss": _("You gave away {loss} points of expectation to perfect play."),
+        "reviewMistake": _("Turn {turn}, dice {dice}: you chose {chosen}, best was {best} "
+                           "({loss} points)."),
+        "reviewComputing": _("The review is being prepared; reload the page in a moment."),
+        "keepDice": _("keep {dice} and roll"),
+        "keepNothing": _("nothing"),
+        "matchAllGood": _("Every check passed: every player’s dice came from the committed "
+                          "seed and your client seed, and every score follows the rules."),
+        "hintBoth": _("Best: {best} (expected final score {bestEv}). Next best: {next} "
+                      "({nextEv})."),
+        "hintOne": _("Best: {best} (expected final score {bestEv})."),
         "yesMark": _("passed"),
         "noMark": _("failed"),
         "skipMark": _("not checkable"),
@@ -327,6 +357,20 @@ def api_error_messages() -> dict[str, str]:
         "bad-cosignature": _("This cosignature is malformed or does not verify."),
         "unknown-witness": _("This witness is not one the service trusts."),
         "unknown-checkpoint": _("This log cut no such checkpoint."),
+        # practice and games against the computer (issue 12)
+        "match-not-found": _("No such game (or it ended more than a week ago and was removed)."),
+        "not-your-match": _("You have no seat in this game."),
+        "not-your-turn": _("It is not your turn yet."),
+        "match-over": _("This game is over."),
+        "client-seed-required": _("Your first roll needs your client seed."),
+        "invalid-client-seed": _("A client seed is 1 to 64 letters, digits or - . _ ~."),
+        "client-seed-fixed": _("Your client seed is fixed since your first roll."),
+        "waiting-for-seeds": _("Waiting for every player’s client seed."),
+        "no-dice": _("Roll first: a hint needs your dice."),
+        "no-hints": _("Hints are for practice and games against the computer only."),
+        "invalid-bots": _("Choose at most 5 computer opponents, each with a known level."),
+        "invalid-seat": _("There is no such seat in this game."),
+        "invalid-match": _("The game data is not valid."),
         # the server
         "storage-unavailable": _(
             "The game store is unavailable for a moment; try again in a few seconds."

@@ -31,7 +31,7 @@ from app.web.histogram import histogram
 from app.web.locale import LANGUAGES
 from app.web.messages import api_error_messages, script_messages
 from app.web.sheets_view import daily_sheets, is_daily, language, sheet_view
-from fairness import InvalidDate, parse_date
+from fairness import RULESETS, InvalidDate, parse_date
 from fairness.sheets import ANY_DAILY_RULESETS
 
 bp = Blueprint("web", __name__)
@@ -41,6 +41,7 @@ def nav_items() -> list[tuple[str, str, str]]:
     """The main menu: (page name, endpoint, label)."""
     return [
         ("home", "web.home", _("Today")),
+        ("practice", "web.practice", _("Practice")),
         ("results", "web.results_latest", _("Results")),
         ("rules", "web.rules_index", _("Rules")),
         ("fairness", "web.fairness", _("Fairness")),
@@ -168,7 +169,7 @@ def history():
         record=kept,
         sheets=[(sheet, summary, histogram(summary["distribution"]))
                 for sheet, summary in zip(daily_sheets(), kept["sheets"], strict=True)],
-        sheet_names={sheet.id: sheet.name for sheet in daily_sheets()},
+        sheet_names={ruleset: sheet_view(ruleset).name for ruleset in RULESETS},
     )
 
 

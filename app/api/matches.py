@@ -1,0 +1,208 @@
+"""The JSON API of matches (docs/api.md, "Matches"): practice and games against the computer.
+
+Thin routes over ``app.play.matches.MatchService``: each parses and validates its input, calls
+the service once and shapes the answer (``match_state``).
+"""
+
+import re
+
+from flask import Blueprint, jsonify, request
+
+from app.api.errors import ApiError
+from app.api.routes import action_number, json_body, language, tables_not_ready, text_field
+from app.ledger.clock import format_timestamp
+from app.play import players
+from app.play.games import Roll, Score, parse_hold
+from app.play.matches import (
+    HUMAN,
+    PLAYING,
+    Match,
+    MatchConflict,
+    match_not_found,
+)
+from app.play.views import _restriction
+from app.services import services
+from fairness import get_ruleset
+from strategy import TablesNotReady
+
+bp = Blueprint("matches", __name__, url_prefix="/api/v1")
+
+MATCH_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def seat_json(match: Match, index: int) -> dict:
+    """One seat as the API shows it: who, the sheet so far, the dice, the transcript."""
+    seat, game = match.seats[index], match.games[index]
+    return {
+        **seat.to_json(),
+        "client_seed": match.client_seeds[index],
+        "finished": game.finished,
+        "dice": list(game.dice) if game.dice is not None else None,
+        "rolls_in_turn": game.rolls_in_turn,
+        "rolls_left": game.rolls_left if match.status == PLAYING else 0,
+        "boxes": dict(game.boxes),
+        "totals": game.totals().as_dict(),
+        "transcript": [dict(entry) for entry in game.transcript],
+    }
+
+
+def match_state(match: Match, pseudonym: str | None, lang: str) -> dict:
+    """A match as the API shows it to the caller: its seats, whose turn it is, what the
+    caller may do (``play``, on their turn with dice showing) and, at the end, the signed
+    result with the server seed."""
+    you = match.seat_of(pseudonym)
+    turn = match.turn_seat if match.status == PLAYING else None
+    play = None
+    if turn is not None and turn == you and match.games[you].dice is not None:
+        placement = match.games[you].placement()
+        play = {"allowed": list(placement.allowed), "previews": match.games[you].previews(),
+                "restriction": _restriction(placement, lang)}
+    fields = match.record.fields
+    ended = match.status != PLAYING
+    return {
+        "id": match.id,
+        "kind": match.kind,
+        "ruleset": match.ruleset,
+        "status": match.status,
+        "epoch": int(fields["epoch"]),
+        "created_at": fields["created_at"],
+        "updated_at": fields["updated_at"],
+        "ended_at": fields.get("ended_at"),
+        "expires_at": None if ended else format_timestamp(match.idle_until()),
+        "commitment": fields["commitment"],
+        "next_action": match.record.version,
+        "turn": turn,
+        "round": None if turn is None else len(match.games[turn].boxes) + 1,
+        "rounds": len(get_ruleset(match.ruleset).categories),
+        "you": you,
+        "hints": match.humans == 1 and you is not None,
+        "seats": [seat_json(match, index) for index in range(len(match.seats))],
+        "order": [action.seat for action in match.record.log],
+        "play": play,
+        "ranks": match.ranks() if ended else None,
+        "result": match.record.json_field("result"),
+        "server_seed": fields.get("server_seed"),
+    }
+
+
+def caller() -> str | None:
+    """The caller's pseudonym, if the browser has an identity."""
+    player = players.current_player()
+    return services().secrets.pseudonym(player) if player else None
+
+
+def answer(match: Match, status: int = 200):
+    """The ``{"match": state}`` answer."""
+    response = jsonify({"match": match_state(match, caller(), language())})
+    response.status_code = status
+    return response
+
+
+def checked_id(value: str) -> str:
+    """``value`` if it can be a match id, else the 404 (nothing is looked up)."""
+    if not MATCH_ID.fullmatch(value):
+        raise match_not_found()
+    return value
+
+
+@bp.before_request
+def settle_ledger() -> None:
+    """Publish the epoch entry (its public key signs the results) before answering."""
+    services().prepare()
+
+
+@bp.errorhandler(MatchConflict)
+def handle_match_conflict(error: MatchConflict):
+    """A 409 that carries the match as it stands, the Joker refusal explained in the
+    request's language."""
+    message, you = error.message, error.match.seat_of(caller())
+    if error.code == "joker-forbids" and you is not None:
+        placement = error.match.games[you].placement()
+        message = placement.reason(language()) if placement is not None else message
+    response = jsonify({"error": {"code": error.code, "message": message},
+                        "match": match_state(error.match, caller(), language())})
+    response.status_code = 409
+    return response
+
+
+@bp.errorhandler(TablesNotReady)
+def handle_tables_not_ready(error: TablesNotReady):
+    """A 503 with Retry-After while a strategy table is being computed or loaded."""
+    raise tables_not_ready()
+
+
+@bp.post("/matches")
+def create_match():
+    """A new practice game (no bots) or game against 1 to 5 bots of chosen levels."""
+    body = json_body()
+    ruleset = text_field(body, "ruleset")
+    bots = body.get("bots", [])
+    name = body.get("name")
+    if name is not None:
+        name = players.validate_name(name)
+    player = players.ensure_player()
+    match = services().matches.create(player, ruleset, bots,
+                                      name or players.remembered_name())
+    return answer(match, 201)
+
+
+@bp.get("/matches/<match_id>")
+def get_match(match_id: str):
+    """A match: anyone with its id may read it; at the end it carries the result and seed."""
+    return answer(services().matches.get(checked_id(match_id)))
+
+
+@bp.post("/matches/<match_id>/roll")
+def roll(match_id: str):
+    """Roll the caller's dice not held, as action number ``roll`` (with ``client_seed`` on the
+    seat's first roll)."""
+    body = json_body()
+    number = action_number(body)
+    action = Roll(parse_hold(body.get("hold")))
+    seed = body.get("client_seed")
+    if seed is not None and not isinstance(seed, str):
+        raise ApiError(400, "invalid-client-seed", "client_seed must be a string.")
+    return answer(services().matches.act(checked_id(match_id), players.current_player(), number,
+                                         action, seed))
+
+
+@bp.post("/matches/<match_id>/score")
+def score(match_id: str):
+    """Fill a box of the caller's sheet, as action number ``roll``; the bots then play."""
+    body = json_body()
+    number = action_number(body)
+    action = Score(text_field(body, "category"))
+    return answer(services().matches.act(checked_id(match_id), players.current_player(), number,
+                                         action))
+
+
+@bp.post("/matches/<match_id>/advance")
+def advance(match_id: str):
+    """Play the bots' turns that are due (only needed when the tables were loading)."""
+    return answer(services().matches.advance(checked_id(match_id)))
+
+
+@bp.get("/matches/<match_id>/hint")
+def hint(match_id: str):
+    """The best keep or box for the caller's dice, with its expected value, and the
+    runner-up's (a match with one human only)."""
+    found = services().matches.hint(checked_id(match_id), players.current_player())
+    return jsonify({"hint": found})
+
+
+@bp.get("/matches/<match_id>/review")
+def review(match_id: str):
+    """The coach's review of a seat's game (``?seat=``, default the caller's), at the end."""
+    found = services().matches.get(checked_id(match_id))
+    seat = request.args.get("seat")
+    if seat is None:
+        index = found.seat_of(caller())
+        if index is None:
+            index = next(s.index for s in found.seats if s.kind == HUMAN)
+    elif seat.isdigit() and int(seat) < len(found.seats):
+        index = int(seat)
+    else:
+        raise ApiError(400, "invalid-seat", f"seat must be a seat number below "
+                                            f"{len(found.seats)}.")
+    result = services().matches.review(found, index)
+    return jsonify({"match": found.id, "seat": index, **result.to_json()})

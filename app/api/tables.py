@@ -1,0 +1,212 @@
+"""The JSON API of tables (docs/api.md, "Tables") and their live event stream.
+
+Thin routes over ``app.play.tables.TableService``: each parses its input, calls the service once
+and answers ``{"table": view}``; ``GET /tables/<id>/events`` is the Server-Sent Events stream
+(app/push/sse.py) every seat and every spectator reads.
+"""
+
+import re
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+
+from app.api.errors import ApiError
+from app.api.matches import match_state
+from app.api.routes import action_number, json_body, language, text_field
+from app.play import players
+from app.play.games import Roll, Score, parse_hold
+from app.play.matches import Match, validate_ruleset
+from app.play.tables import (
+    WAITING,
+    TableService,
+    parse_clock,
+    public_seats,
+    table_not_found,
+)
+from app.play.views import _restriction
+from app.push.sse import HEADERS, MAX_SECONDS, table_events
+from app.services import services
+from app.storage.tables import TableRecord
+
+bp = Blueprint("tables", __name__, url_prefix="/api/v1")
+
+TABLE_ID = re.compile(r"[0-9a-f]{32}")
+CODE = re.compile(r"[0-9A-Za-z]{6}")
+
+
+def tables() -> TableService:
+    """The app's table service."""
+    return services().tables
+
+
+def table_id(value: str) -> str:
+    """``value`` if it can be a table id, else the 404 (nothing is looked up)."""
+    if not TABLE_ID.fullmatch(value):
+        raise table_not_found()
+    return value
+
+
+def caller() -> str | None:
+    """The caller's pseudonym, if the browser has an identity."""
+    player = players.current_player()
+    return services().secrets.pseudonym(player) if player else None
+
+
+def table_view(table: TableRecord, match, pseudonym: str | None, lang: str) -> dict:
+    """A table as the API shows it to the caller: its seats, the seats the caller holds, the
+    clock and, once started, its match (the engine's view, result and seeds at the end)."""
+    seats = table.seats
+    held = [index for index, seat in enumerate(seats)
+            if pseudonym is not None and seat["player"] == pseudonym]
+    base = request.host_url.rstrip("/")
+    return {
+        "id": table.id,
+        "code": table.fields["code"],
+        "ruleset": table.fields["ruleset"],
+        "clock": table.clock or None,
+        "status": match.status if match is not None else WAITING,
+        "created_at": table.fields["created_at"],
+        "creator": pseudonym is not None and table.fields["creator"] == pseudonym,
+        "seats": public_seats(seats),
+        "you": held,
+        "seconds_left": tables().seconds_left(table) if match is not None else None,
+        "join_url": f"{base}/t/{table.fields['code']}",
+        "watch_url": f"{base}/tables/{table.id}/watch",
+        "match": None if match is None else seat_state(match, held, pseudonym, lang),
+    }
+
+
+def seat_state(match: Match, held: list[int], pseudonym: str | None, lang: str) -> dict:
+    """The engine's view of the match for the caller, ``you`` being the seat whose turn it is
+    when the caller holds it (pass and play: one device, several seats)."""
+    state = match_state(match, pseudonym, lang)
+    turn = state["turn"]
+    if turn is None or turn not in held or state["you"] == turn:
+        return state
+    game = match.games[turn]
+    play = None
+    if game.dice is not None:
+        placement = game.placement()
+        play = {"allowed": list(placement.allowed), "previews": game.previews(),
+                "restriction": _restriction(placement, lang)}
+    return {**state, "you": turn, "play": play}
+
+
+def answer(table_id_: str, status: int = 200, match: Match | None = None):
+    """The ``{"table": view}`` answer for the caller (with ``match`` as just written, else as
+    stored)."""
+    if match is None:
+        table, match = tables().view(table_id_)
+    else:
+        table = tables().get(table_id_)
+    response = jsonify({"table": table_view(table, match, caller(), language())})
+    response.status_code = status
+    return response
+
+
+def seat_name(value) -> str:
+    """A pass-and-play seat's name (required, as a display name)."""
+    if value is None:
+        raise ApiError(400, "invalid-name", "Each seat played on this device needs a name.")
+    return players.validate_name(value)
+
+
+def caller_name(body: dict) -> str:
+    """The name the caller plays under: the body's, else the one remembered, else a 400."""
+    name = body.get("name")
+    if name is None:
+        name = players.remembered_name()
+    if name is None:
+        raise ApiError(400, "invalid-name", "Choose a name to sit at the table.")
+    name = players.validate_name(name)
+    players.remember_name(name)
+    return name
+
+
+@bp.post("/tables")
+def create_table():
+    """A new table: ``ruleset``, ``seats`` (the other seats), ``clock``, ``name`` and
+    ``client_seed`` (the creator's)."""
+    body = json_body()
+    ruleset = validate_ruleset(text_field(body, "ruleset"))
+    clock = parse_clock(body)
+    name = caller_name(body)
+    player = players.ensure_player()
+    table = tables().create(player, ruleset, body.get("seats"), clock, name,
+                            body.get("client_seed"), seat_name)
+    return answer(table.id, 201)
+
+
+@bp.get("/tables/<table>")
+def get_table(table: str):
+    """A table as it stands: anyone with its id may read it (the spectator's view too)."""
+    return answer(table_id(table))
+
+
+@bp.get("/tables/code/<code>")
+def find_table(code: str):
+    """The table a short code joins."""
+    if not CODE.fullmatch(code):
+        raise table_not_found()
+    return answer(tables().find(code).id)
+
+
+@bp.post("/tables/<table>/join")
+def join_table(table: str):
+    """Take an open seat with ``name`` and ``client_seed``."""
+    body = json_body()
+    name = caller_name(body)
+    player = players.ensure_player()
+    joined = tables().join(table_id(table), player, name, body.get("client_seed"))
+    return answer(joined.id)
+
+
+@bp.post("/tables/<table>/start")
+def start_table(table: str):
+    """Start the table (its creator only, once every seat is taken)."""
+    player = players.current_player()
+    if player is None:
+        raise ApiError(403, "not-creator", "Only the table's creator starts it.")
+    tables().start(table_id(table), player)
+    return answer(table)
+
+
+@bp.post("/tables/<table>/roll")
+def roll(table: str):
+    """Roll the dice not held on the caller's turn, as action number ``roll``."""
+    body = json_body()
+    number = action_number(body)
+    action = Roll(parse_hold(body.get("hold")))
+    return _act(table, number, action)
+
+
+@bp.post("/tables/<table>/score")
+def score(table: str):
+    """Fill a box with the caller's dice, as action number ``roll``; the bots then play."""
+    body = json_body()
+    number = action_number(body)
+    return _act(table, number, Score(text_field(body, "category")))
+
+
+def _act(table: str, number: int, action):
+    """Apply the caller's action at the table and answer the table."""
+    player = players.current_player()
+    if player is None:
+        raise ApiError(403, "not-your-match", "You hold no seat at this table.")
+    return answer(table, match=tables().act(table_id(table), player, number, action))
+
+
+@bp.get("/tables/<table>/events")
+def events(table: str):
+    """The table's live events (Server-Sent Events), resumed after ``Last-Event-ID``."""
+    found = tables().get(table_id(table))
+    pseudonym, lang = caller(), language()
+
+    def snapshot() -> dict:
+        """The table as it stands for this reader (in the stream's request context)."""
+        state, match = tables().view(found.id)
+        return table_view(state, match, pseudonym, lang)
+
+    seconds = float(current_app.config.get("TABLE_STREAM_SECONDS", MAX_SECONDS))
+    stream = table_events(tables().channel, found.id, request.headers.get("Last-Event-ID"),
+                          snapshot, max_seconds=seconds)
+    return Response(stream_with_context(stream), mimetype="text/event-stream", headers=HEADERS)

@@ -1,0 +1,350 @@
+"""Tables: 2 to 6 seats, friends and bots, a turn clock, live for every seat.
+
+A table is a lobby first (``app/storage/tables.py``): its creator picks the sheet, the seats
+(which are bots, at which level; which are played on the creator's own device, "pass and
+play"), and the turn clock (DEFAULT_CLOCK seconds for the three rolls together, or off).
+Friends join by the link or the short code with a name and their client seed; the creator
+starts. Starting makes the table's match on the engine (``app/play/matches.py``, kind
+``table``) with every human's client seed fixed, so every seat's dice are sealed before the
+first roll; from then on the engine plays it (turn order, bots, the signed result).
+
+Every change is published on the table's event stream (``app/push/channel.py``) by the request
+or the clock that made it. The turn being timed is kept on the table (``turn``, ``deadline``)
+and indexed in the turn clock's deadlines (``app/play/turn_clock.py``); when it runs out the
+clock plays the seat's move (``app/play/clock_move.py``) through the engine's compare-and-set,
+so a move is applied once whichever worker gets there.
+"""
+
+import datetime as dt
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+
+from app.api.errors import ApiError
+from app.ledger.clock import format_timestamp
+from app.play.clock_move import NO_HOLD, best_box
+from app.play.games import Roll, Score
+from app.play.matches import BOT, HUMAN, PLAYING, Match, MatchConflict, MatchService, Seat
+from app.play.turn_clock import TurnClock
+from app.push.channel import TableChannel
+from app.push.sse import END_KIND
+from app.storage.tables import TableRecord, TableStore
+from fairness import InvalidClientSeed, canonical_json
+from fairness.match import validate_client_seed
+from strategy.bots import LEVELS
+
+KIND = "table"
+WAITING = "waiting"
+DEFAULT_CLOCK = 45
+MIN_CLOCK, MAX_CLOCK = 3, 600
+MIN_SEATS, MAX_SEATS = 2, 6
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, L, O, U
+CODE_LENGTH = 6
+CODE_ATTEMPTS = 5
+MAX_ATTEMPTS = 4
+BOTS_RETRY_SECONDS = 1.0
+BY_PLAYER, BY_CLOCK, BY_BOTS = "player", "clock", "bots"
+
+
+def table_not_found() -> ApiError:
+    """The 404 for a table id or code that Redis does not hold."""
+    return ApiError(404, "table-not-found", "No table has this id or code (or it has ended "
+                                            "long ago).")
+
+
+def parse_clock(body: Mapping) -> int:
+    """The clock in seconds from a request body: DEFAULT_CLOCK when ``clock`` is absent, 0
+    (off) when it is null, false or 0, else a whole number from MIN_CLOCK to MAX_CLOCK."""
+    if "clock" not in body:
+        return DEFAULT_CLOCK
+    value = body["clock"]
+    if value is None or value is False or (type(value) is int and value == 0):
+        return 0
+    if type(value) is not int or not MIN_CLOCK <= value <= MAX_CLOCK:
+        raise ApiError(400, "invalid-clock", f"clock is a whole number of seconds from "
+                                             f"{MIN_CLOCK} to {MAX_CLOCK}, or 0 / null for none.")
+    return value
+
+
+def parse_client_seed(value) -> str:
+    """A client seed as the fairness core takes it, else a 400."""
+    try:
+        return validate_client_seed(value)
+    except InvalidClientSeed as error:
+        raise ApiError(400, "invalid-client-seed", str(error)) from None
+
+
+def parse_seats(specs, creator_name: str, creator_seed: str,
+                name_of: Callable[[object], str]) -> list[dict]:
+    """The seats of a new table from the request's list: seat 0 is the creator's; each other
+    is ``{"kind": "human"}`` (a friend joins it), ``{"kind": "human", "here": true, "name",
+    "client_seed"}`` (pass and play on the creator's device) or ``{"kind": "bot", "level"}``."""
+    if not isinstance(specs, list) or not MIN_SEATS <= len(specs) + 1 <= MAX_SEATS:
+        raise ApiError(400, "invalid-seats", f"seats lists the {MIN_SEATS - 1} to "
+                                             f"{MAX_SEATS - 1} seats beside yours.")
+    seats = [{"kind": HUMAN, "bot": None, "player": "", "name": creator_name,
+              "client_seed": creator_seed, "here": False}]
+    for index, spec in enumerate(specs, start=1):
+        if not isinstance(spec, Mapping) or spec.get("kind") not in (HUMAN, BOT):
+            raise ApiError(400, "invalid-seats", f"seat {index} must be an object whose kind "
+                                                 "is human or bot.")
+        if spec["kind"] == BOT:
+            if spec.get("level") not in LEVELS:
+                raise ApiError(400, "invalid-bots", f"seat {index}: a bot's level is one of "
+                                                    f"{', '.join(LEVELS)}.")
+            seats.append({"kind": BOT, "bot": spec["level"], "player": None,
+                          "name": f"Bot {index} ({spec['level']})", "client_seed": None,
+                          "here": False})
+        elif spec.get("here") is True:
+            seats.append({"kind": HUMAN, "bot": None, "player": "",
+                          "name": name_of(spec.get("name")),
+                          "client_seed": parse_client_seed(spec.get("client_seed")),
+                          "here": True})
+        else:
+            seats.append({"kind": HUMAN, "bot": None, "player": None, "name": None,
+                          "client_seed": None, "here": False})
+    return seats
+
+
+def turn_of(match: Match) -> str | None:
+    """The turn being played, ``<seat>:<round>``, or None once the match is over."""
+    seat = match.turn_seat if match.status == PLAYING else None
+    return None if seat is None else f"{seat}:{len(match.games[seat].boxes) + 1}"
+
+
+def new_code() -> str:
+    """A short join code: CODE_LENGTH characters of Crockford's base32 (30 random bits)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(text: str) -> str:
+    """A typed code as stored: upper case, the look-alike letters read as digits."""
+    return text.strip().upper().translate(str.maketrans("OIL", "011"))
+
+
+class TableService:
+    """Creates and joins tables, starts their match, plays their actions and their clock, and
+    publishes every change."""
+
+    def __init__(self, store: TableStore, matches: MatchService, channel: TableChannel,
+                 clock: TurnClock, pseudonym: Callable[[str], str],
+                 now: Callable[[], dt.datetime]):
+        """Bind to the tables' store, the match engine, the event channel, the turn clock
+        (its ``now`` is the time deadlines are in), the pseudonym of a player id and the
+        app's clock (for the records' times)."""
+        self.store = store
+        self.matches = matches
+        self.channel = channel
+        self.clock = clock
+        self.pseudonym = pseudonym
+        self.now = now
+
+    # The lobby
+
+    def create(self, player: str, ruleset: str, seat_specs, clock_seconds: int, name: str,
+               client_seed: str, name_of: Callable[[object], str]) -> TableRecord:
+        """A new table whose seat 0 is ``player``'s; returns it (waiting for friends)."""
+        seats = parse_seats(seat_specs, name, parse_client_seed(client_seed), name_of)
+        pseudonym = self.pseudonym(player)
+        for seat in seats:
+            if seat["player"] == "":
+                seat["player"] = pseudonym
+        fields = {"ruleset": ruleset, "clock": str(clock_seconds), "creator": pseudonym,
+                  "seats": _json(seats), "status": WAITING,
+                  "created_at": format_timestamp(self.now())}
+        for _ in range(CODE_ATTEMPTS):
+            table_id = secrets.token_hex(16)
+            if self.store.create(table_id, new_code(), fields):
+                return self.get(table_id)
+        raise ApiError(503, "busy", "Could not find a free table code; try again.")
+
+    def get(self, table_id: str) -> TableRecord:
+        """The stored table, or a 404."""
+        table = self.store.load(table_id)
+        if table is None:
+            raise table_not_found()
+        return table
+
+    def find(self, code: str) -> TableRecord:
+        """The table a short code joins, or a 404."""
+        table_id = self.store.by_code(normal_code(code))
+        if table_id is None:
+            raise table_not_found()
+        return self.get(table_id)
+
+    def join(self, table_id: str, player: str, name: str, client_seed: str) -> TableRecord:
+        """Seat ``player`` at the first open seat with ``name`` and ``client_seed`` (a player
+        already seated keeps their seat: joining twice changes nothing)."""
+        seed = parse_client_seed(client_seed)
+        pseudonym = self.pseudonym(player)
+        for _ in range(MAX_ATTEMPTS):
+            table = self.get(table_id)
+            seats = table.seats
+            if any(seat["player"] == pseudonym for seat in seats):
+                return table
+            if table.status != WAITING:
+                raise ApiError(409, "table-started", "The table has started: watch it instead.")
+            open_seat = next((s for s in seats if s["kind"] == HUMAN and s["player"] is None),
+                             None)
+            if open_seat is None:
+                raise ApiError(409, "table-full", "Every seat of the table is taken.")
+            open_seat.update(player=pseudonym, name=name, client_seed=seed)
+            if self.store.update(table, {"seats": _json(seats)}):
+                self.channel.publish(table_id, "joined", {"seats": public_seats(seats)})
+                return self.get(table_id)
+        raise ApiError(409, "busy", "The table changed too often meanwhile; try again.")
+
+    def start(self, table_id: str, player: str) -> Match:
+        """Start the table (its creator, every seat taken): make its match with every client
+        seed fixed, time the first turn, tell every seat."""
+        table = self.get(table_id)
+        if table.fields["creator"] != self.pseudonym(player):
+            raise ApiError(403, "not-creator", "Only the table's creator starts it.")
+        if table.status != WAITING:
+            return self.matches.get(table.match)
+        seats = table.seats
+        if any(seat["kind"] == HUMAN and seat["player"] is None for seat in seats):
+            raise ApiError(409, "seats-open", "Some seats wait for a friend still.")
+        match = self.matches.create_seated(
+            [Seat(index, seat["kind"], seat["name"], player=seat["player"], bot=seat["bot"])
+             for index, seat in enumerate(seats)], table.fields["ruleset"], KIND,
+            client_seeds=[seat["client_seed"] for seat in seats])
+        if not self.store.update(table, {"status": PLAYING, "match": match.id}):
+            return self.matches.get(self.get(table_id).match)  # started meanwhile
+        deadline = self._time_turn(table_id, table.clock, match)
+        self.channel.publish(table_id, "started", {"match": match.id, **self._turn(match,
+                                                                                   deadline)})
+        return match
+
+    # Playing
+
+    def act(self, table_id: str, player: str, number: int, action) -> Match:
+        """``player``'s action on the turn seat they hold (any of their seats at a pass and
+        play table), then the bots' turns it hands over; published to every seat."""
+        table = self._playing(table_id)
+        pseudonym = self.pseudonym(player)
+
+        def seat_of(match: Match) -> int | None:
+            """The turn seat when the player holds it, else the player's first seat."""
+            turn = match.turn_seat
+            if turn is not None and match.seats[turn].player == pseudonym:
+                return turn
+            return match.seat_of(pseudonym)
+
+        match = self.matches.act_for(table.match, seat_of, number, action)
+        self._published(table, number, match, BY_PLAYER)  # a repeat re-sends: pages skip it
+        return match
+
+    def expire(self, table_id: str) -> None:
+        """The turn clock's move for ``table_id``, called by a runner that claimed it: play the
+        bots' turns left due (their strategy table was loading), or the timed turn if its
+        deadline has passed (a roll if none yet, then the best box), else re-arm the deadline;
+        disarm a table that ended or has nothing to time."""
+        table = self.store.load(table_id)
+        if table is None or table.status != PLAYING:
+            self.clock.disarm(table_id)
+            return
+        for _ in range(MAX_ATTEMPTS):
+            match = self.matches.get(table.match)
+            turn = turn_of(match)
+            if turn is not None and match.seats[match.turn_seat].kind == BOT:
+                self._published(table, match.record.version, self.matches.advance(match.id),
+                                BY_BOTS)
+                return
+            if turn is None or not table.clock:
+                self.clock.disarm(table_id)
+                return
+            if turn != table.fields.get("turn"):
+                self._time_turn(table_id, table.clock, match)
+                return
+            if self.clock.now() < table.deadline:
+                self.clock.arm(table_id, table.deadline)
+                return
+            try:
+                self._play_for_clock(table, match)
+                return
+            except MatchConflict:
+                table = self.get(table_id)  # someone acted meanwhile: look again
+        self.clock.arm(table_id, self.clock.now() + 1)
+
+    def _play_for_clock(self, table: TableRecord, match: Match) -> None:
+        """Apply the clock's move on the timed turn's (human) seat."""
+        seat = match.turn_seat
+        if match.games[seat].dice is None:
+            before = match.record.version
+            match = self.matches.act_for(match.id, lambda _: seat, before, Roll(NO_HOLD))
+            self._published(table, before, match, BY_CLOCK)
+        before = match.record.version
+        match = self.matches.act_for(match.id, lambda _: seat, before,
+                                     Score(best_box(match.games[seat])))
+        self._published(table, before, match, BY_CLOCK)
+
+    # Views and events
+
+    def view(self, table_id: str) -> tuple[TableRecord, Match | None]:
+        """The table and, once started, its match."""
+        table = self.get(table_id)
+        return table, (self.matches.get(table.match) if table.match else None)
+
+    def seconds_left(self, table: TableRecord) -> float | None:
+        """How long the timed turn has left, or None with no clock or no timed turn."""
+        if not table.clock or table.deadline is None:
+            return None
+        return max(0.0, round(table.deadline - self.clock.now(), 3))
+
+    def _playing(self, table_id: str) -> TableRecord:
+        """The table, which must have started."""
+        table = self.get(table_id)
+        if table.status != PLAYING:
+            raise ApiError(409, "table-waiting", "The table has not started yet.")
+        return table
+
+    def _time_turn(self, table_id: str, clock_seconds: int, match: Match) -> float | None:
+        """Time the match's current turn (unless timed already) and index its deadline; the
+        deadline, or None with no clock or at the end. Bots left due (their strategy table was
+        loading) are indexed BOTS_RETRY_SECONDS ahead, clock or not, for the runner to play."""
+        turn = turn_of(match)
+        if turn is not None and match.seats[match.turn_seat].kind == BOT:
+            self.clock.arm(table_id, self.clock.now() + BOTS_RETRY_SECONDS)
+            return None
+        if not clock_seconds or turn is None:
+            self.clock.disarm(table_id)
+            return None
+        deadline = self.store.time_turn(table_id, turn, self.clock.now() + clock_seconds)
+        if deadline is not None:
+            self.clock.arm(table_id, deadline)
+        return deadline
+
+    def _turn(self, match: Match, deadline: float | None) -> dict:
+        """Whose turn it is and how long it has: part of every event."""
+        seat = match.turn_seat if match.status == PLAYING else None
+        return {"turn": seat, "round": None if seat is None else len(match.games[seat].boxes) + 1,
+                "seconds_left": None if deadline is None else
+                max(0.0, round(deadline - self.clock.now(), 3)),
+                "status": match.status}
+
+    def _published(self, table: TableRecord, before: int, match: Match, by: str) -> None:
+        """Time the next turn and publish the actions from ``before`` on (and the end)."""
+        deadline = self._time_turn(table.id, table.clock, match)
+        actions = [action.to_json() for action in match.record.log[before:]]
+        if actions or match.status != PLAYING:
+            self.channel.publish(table.id, "actions", {
+                "from": before, "to": match.record.version, "by": by, "actions": actions,
+                "totals": [game.totals().total for game in match.games],
+                **self._turn(match, deadline)})
+        if match.status != PLAYING:
+            self.channel.publish(table.id, END_KIND, {
+                "status": match.status, "ranks": match.ranks(),
+                "winners": [i for i, rank in enumerate(match.ranks()) if rank == 1]})
+
+
+def public_seats(seats: Sequence[Mapping]) -> list[dict]:
+    """The seats as anyone may see them: kind, name, level, taken or open (no pseudonym, no
+    client seed before the end: the match's result publishes them)."""
+    return [{"seat": index, "kind": seat["kind"], "name": seat["name"], "bot": seat["bot"],
+             "taken": seat["kind"] == BOT or seat["player"] is not None,
+             "here": seat.get("here", False)} for index, seat in enumerate(seats)]
+
+
+def _json(value) -> str:
+    """Canonical JSON text of a stored value."""
+    return canonical_json(value).decode()

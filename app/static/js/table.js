@@ -1,0 +1,315 @@
+// A table's page: the lobby (join, start), every seat live through the table's event stream
+// (Server-Sent Events; the browser resumes after its last event by itself), the caller's
+// turn, the server's clock, and at the end the ranks, the coach and "Verify the rolls".
+
+import { errorText, getJson, postJson } from "./api.js";
+
+const root = document.querySelector("[data-table]");
+const tableId = root.dataset.table;
+const watching = root.dataset.watching === "true";
+const texts = JSON.parse(document.getElementById("table-texts").textContent);
+const $ = (selector) => root.querySelector(selector);
+const dice = [...root.querySelectorAll("[data-die]")];
+
+let table = null;
+let hold = [false, false, false, false, false];
+let deadline = null; // performance.now() when the timed turn ends
+let busy = false;
+let pending = false;
+let written = 0; // answers of this page's own POSTs: a GET sent before one is stale
+let verified = null;
+
+function say(key, values = {}) {
+  return (texts[key] || key).replace(/%\((\w+)\)s/g, (_, name) => String(values[name] ?? ""));
+}
+
+function randomSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function status(text) {
+  $("[data-table-status]").textContent = text;
+}
+
+function seatName(index) {
+  return table.seats[index].name || say("open");
+}
+
+function myTurn() {
+  const match = table.match;
+  return !watching && match && match.status === "playing" && table.you.includes(match.turn);
+}
+
+function setWritten(next) {
+  written += 1;
+  setTable(next);
+}
+
+function setTable(next) {
+  if (next.match && table?.match && table.match.turn !== next.match.turn) {
+    hold = [false, false, false, false, false];
+  }
+  table = next;
+  deadline = next.seconds_left === null ? null : performance.now() + next.seconds_left * 1000;
+  render();
+}
+
+async function refresh() {
+  if (busy) {
+    pending = true;
+    return;
+  }
+  busy = true;
+  const asked = written;
+  try {
+    const answer = await getJson(`/tables/${tableId}`, { retries: 2 });
+    if (asked === written) {
+      setTable(answer.table);
+    } else {
+      pending = true; // sent before our own write landed (perhaps without its cookie yet)
+    }
+  } catch (error) {
+    status(say("error", { message: errorText(error) }));
+  } finally {
+    busy = false;
+  }
+  if (pending) {
+    pending = false;
+    refresh();
+  }
+}
+
+function renderLobby() {
+  const waiting = table.status === "waiting";
+  $("[data-lobby]").hidden = !waiting;
+  if (!waiting) return;
+  $("[data-code]").textContent = table.code;
+  $("[data-join-link]").href = table.join_url;
+  $("[data-watch-link]").href = table.watch_url;
+  const seated = table.you.length > 0;
+  const form = $("[data-join-form]");
+  form.hidden = watching || seated;
+  if (!form.hidden && !$("[data-join-seed]").value) $("[data-join-seed]").value = randomSeed();
+  const full = table.seats.every((seat) => seat.taken);
+  $("[data-start]").hidden = !table.creator || !full;
+  status(full ? say("ready") : say("waiting"));
+}
+
+function renderSeats() {
+  const list = $("[data-seats]");
+  list.replaceChildren();
+  const match = table.match;
+  for (const seat of table.seats) {
+    const item = document.createElement("li");
+    item.dataset.seat = seat.seat;
+    const played = match ? match.seats[seat.seat] : null;
+    const parts = [seatName(seat.seat)];
+    if (seat.kind === "bot") parts.push(`(${say("bot")} ${seat.bot})`);
+    if (table.you.includes(seat.seat)) parts.push(`(${say("you")})`);
+    if (played) parts.push(say("points", { points: played.totals.total }));
+    if (match && match.ranks) parts.push(say("rank", { rank: match.ranks[seat.seat] }));
+    if (played && played.dice && match.turn === seat.seat) parts.push(played.dice.join(" "));
+    item.textContent = parts.join(" · ");
+    if (match && match.turn === seat.seat) item.setAttribute("aria-current", "true");
+    list.append(item);
+  }
+}
+
+function renderBoard() {
+  const board = $("[data-board]");
+  board.hidden = !myTurn();
+  if (board.hidden) return;
+  const match = table.match;
+  const seat = match.seats[match.turn];
+  const passing = table.you.length > 1;
+  $("[data-board-seat]").textContent = passing
+    ? say("passTo", { name: seat.name }) : say("yourTurn");
+  dice.forEach((button, position) => {
+    const face = seat.dice ? seat.dice[position] : 0;
+    button.dataset.face = String(face);
+    button.disabled = !seat.dice || seat.rolls_left === 0;
+    button.setAttribute("aria-pressed", String(hold[position]));
+    button.classList.toggle("held", hold[position]);
+  });
+  $("[data-roll]").disabled = seat.rolls_left === 0;
+  $("[data-rolls-left]").textContent = say("rollsLeft", { count: seat.rolls_left });
+  const boxes = $("[data-boxes]");
+  boxes.replaceChildren();
+  for (const box of match.play ? match.play.allowed : []) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "box";
+    button.dataset.box = box;
+    button.textContent = `${texts.boxes[box] || box}: ${match.play.previews[box]}`;
+    button.addEventListener("click", () => act("score", { category: box }));
+    item.append(button);
+    boxes.append(item);
+  }
+}
+
+function renderTurnStatus() {
+  const match = table.match;
+  if (!match || table.status === "waiting") return;
+  if (match.status !== "playing") {
+    status(say("ended"));
+  } else if (myTurn()) {
+    status(table.you.length > 1 ? say("passTo", { name: match.seats[match.turn].name })
+      : say("yourTurn"));
+  } else {
+    status(watching ? `${say("spectator")} ${say("theirTurn", { name: seatName(match.turn) })}`
+      : say("theirTurn", { name: seatName(match.turn) }));
+  }
+}
+
+function renderEnd() {
+  const match = table.match;
+  const ended = match && match.status !== "playing";
+  $("[data-end]").hidden = !ended;
+  if (!ended) return;
+  const winners = match.result ? match.result.winners : [];
+  const names = winners.map((index) => seatName(index)).join(", ");
+  $("[data-winners]").textContent = say(winners.length > 1 ? "winners" : "winner", { names });
+  const ranks = $("[data-ranks]");
+  if (ranks.childElementCount === 0) {
+    const order = match.seats.map((seat) => seat.seat)
+      .sort((a, b) => match.ranks[a] - match.ranks[b]);
+    for (const index of order) {
+      const item = document.createElement("li");
+      item.dataset.rankSeat = index;
+      const line = document.createElement("span");
+      line.dataset.rankLine = index;
+      line.textContent = `${say("rank", { rank: match.ranks[index] })} ${seatName(index)} · `
+        + say("points", { points: match.seats[index].totals.total });
+      const review = document.createElement("span");
+      review.dataset.review = index;
+      item.append(line, " ", review);
+      ranks.append(item);
+    }
+    loadReviews(match);
+  }
+}
+
+async function loadReviews(match) {
+  for (const seat of match.seats) {
+    try {
+      const review = await getJson(`/matches/${match.id}/review?seat=${seat.seat}`);
+      root.querySelector(`[data-review="${seat.seat}"]`).textContent = say("review",
+        { lost: review.loss.toFixed(1) });
+    } catch {
+      // the strategy tables may still be loading: the ranks stand without the coach
+    }
+  }
+}
+
+function renderClock() {
+  const clock = $("[data-clock]");
+  const playing = table?.match?.status === "playing";
+  clock.hidden = deadline === null || !playing;
+  if (!clock.hidden) {
+    const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
+    clock.textContent = say("clock", { seconds: left });
+  }
+}
+
+function render() {
+  renderLobby();
+  renderSeats();
+  renderBoard();
+  renderTurnStatus();
+  renderEnd();
+  renderClock();
+}
+
+async function act(action, body) {
+  const number = table.match.next_action;
+  try {
+    const answer = await postJson(`/tables/${tableId}/${action}`, { ...body, roll: number },
+      { retries: 2 });
+    if (action === "score") hold = [false, false, false, false, false];
+    setWritten(answer.table);
+  } catch (error) {
+    status(errorText(error));
+    refresh();
+  }
+}
+
+async function verify() {
+  const results = $("[data-verify-results]");
+  results.replaceChildren();
+  status(say("verifying"));
+  const fairness = await import(root.dataset.fairness);
+  const ledger = await getJson("/ledger");
+  const checks = await fairness.verifyMatchInLedger(ledger, { match: table.match });
+  const shared = checks.filter((check) => !/^seat \d+ /.test(check.name));
+  const sharedOk = shared.every((check) => check.ok !== false);
+  verified = table.match.seats.map((seat) => {
+    const own = checks.filter((check) => check.name.startsWith(`seat ${seat.seat} `));
+    const failed = [...shared, ...own].find((check) => check.ok === false);
+    return { seat: seat.seat, ok: sharedOk && own.length > 0 && !failed, failed };
+  });
+  for (const outcome of verified) {
+    const item = document.createElement("li");
+    item.dataset.verifySeat = outcome.seat;
+    item.dataset.ok = String(outcome.ok);
+    item.textContent = `${seatName(outcome.seat)}: ${outcome.ok ? say("verifyOk")
+      : say("verifyBad", { detail: outcome.failed ? outcome.failed.detail : "" })}`;
+    results.append(item);
+  }
+  status(say("ended"));
+}
+
+function listen() {
+  const source = new EventSource(`/api/v1/tables/${tableId}/events`);
+  source.addEventListener("snapshot", (event) => {
+    if (written === 0) setTable(JSON.parse(event.data));
+    else refresh(); // a snapshot may have been taken before this page's own write
+  });
+  for (const kind of ["joined", "started"]) source.addEventListener(kind, refresh);
+  source.addEventListener("actions", (event) => {
+    const data = JSON.parse(event.data);
+    if (data.by === "clock" && data.actions.length) {
+      status(say("clockPlayed", { name: seatName(data.actions[0].seat) }));
+    }
+    refresh();
+  });
+  source.addEventListener("ended", () => {
+    source.close();
+    refresh();
+  });
+  source.addEventListener("error", () => {
+    if (source.readyState !== EventSource.CLOSED) status(say("reconnecting"));
+  });
+}
+
+dice.forEach((button, position) => {
+  button.addEventListener("click", () => {
+    hold[position] = !hold[position];
+    render();
+  });
+});
+$("[data-roll]").addEventListener("click", () => {
+  const seat = table.match.seats[table.match.turn];
+  act("roll", { hold: seat.dice ? hold : null });
+});
+$("[data-join-form]").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  try {
+    const answer = await postJson(`/tables/${tableId}/join`, {
+      name: $("[data-join-name]").value, client_seed: $("[data-join-seed]").value });
+    setWritten(answer.table);
+  } catch (error) {
+    status(errorText(error));
+  }
+});
+$("[data-start]").addEventListener("click", async () => {
+  try {
+    setWritten((await postJson(`/tables/${tableId}/start`, {})).table);
+  } catch (error) {
+    status(errorText(error));
+  }
+});
+$("[data-verify]").addEventListener("click", verify);
+setInterval(renderClock, 250);
+listen();

@@ -1,0 +1,87 @@
+"""The tables' pages: create a table, its page (lobby, play, end) and its spectator view, and
+the short link ``/t/<code>``. Everything happens in the browser through the API
+(``static/js/table.js``); these routes only render."""
+
+from flask import abort, redirect, render_template, url_for
+from flask_babel import gettext as _
+
+from app.api.errors import ApiError
+from app.api.tables import table_id as valid_table_id
+from app.play.tables import DEFAULT_CLOCK, MAX_SEATS
+from app.services import services
+from app.web.pages import bp
+from app.web.sheets_view import sheet_view
+from fairness import RULESETS
+from strategy.bots import LEVELS
+
+
+def table_texts() -> dict[str, str]:
+    """The sentences table.js writes, in the reader's language."""
+    return {
+        "waiting": _("Waiting for every seat to be taken…"),
+        "ready": _("Every seat is taken: the creator can start."),
+        "yourTurn": _("Your turn: roll, hold, then choose a box."),
+        "passTo": _("Pass the device to %(name)s: their turn."),
+        "theirTurn": _("%(name)s is playing."),
+        "clock": _("%(seconds)s s left"),
+        "clockPlayed": _("The clock played for %(name)s."),
+        "ended": _("The table is over."),
+        "winner": _("Winner: %(names)s"),
+        "winners": _("Winners (tied): %(names)s"),
+        "rank": _("#%(rank)s"),
+        "points": _("%(points)s pts"),
+        "open": _("open seat"),
+        "bot": _("bot"),
+        "you": _("you"),
+        "roll": _("Roll"),
+        "rollsLeft": _("%(count)s rolls left"),
+        "verifying": _("Checking every roll in your browser…"),
+        "verifyOk": _("✓ every roll and box of this seat checks"),
+        "verifyBad": _("✗ a check failed: %(detail)s"),
+        "review": _("Coach: %(lost)s expected points given away"),
+        "reconnecting": _("Reconnecting…"),
+        "spectator": _("You are watching: the table is read-only."),
+        "error": _("Something went wrong: %(message)s"),
+    }
+
+
+@bp.get("/tables/new")
+def new_table():
+    """The form that creates a table: sheet, seats, bots and their level, clock."""
+    sheets = [sheet_view(ruleset) for ruleset in RULESETS]
+    return render_template("table_new.html", page="tables", sheets=sheets, levels=LEVELS,
+                           max_seats=MAX_SEATS, default_clock=DEFAULT_CLOCK)
+
+
+@bp.get("/tables/<table_id>")
+def table(table_id: str):
+    """A table's page: the lobby (join, start), the play, the end (ranks, Verify the rolls)."""
+    return _table_page(table_id, watching=False)
+
+
+@bp.get("/tables/<table_id>/watch")
+def watch_table(table_id: str):
+    """A table's spectator view: the same page, read-only."""
+    return _table_page(table_id, watching=True)
+
+
+@bp.get("/t/<code>")
+def table_by_code(code: str):
+    """The short join link: on to the table's page."""
+    try:
+        found = services().tables.find(code)
+    except ApiError:
+        abort(404)
+    return redirect(url_for("web.table", table_id=found.id))
+
+
+def _table_page(table_id: str, watching: bool):
+    """Render the table page for ``table_id`` (a 404 page for an unknown table)."""
+    try:
+        found = services().tables.get(valid_table_id(table_id))
+    except ApiError:
+        abort(404)
+    sheet = sheet_view(found.fields["ruleset"])
+    return render_template("table.html", page="tables", table_id=found.id, sheet=sheet,
+                           watching=watching, texts={**table_texts(), "boxes": {
+                               box.id: box.name for box in sheet.boxes}})

@@ -1,0 +1,73 @@
+"""The push channel on a real Redis: events kept per table, read from any point, blocking for
+new ones from another connection (another worker), and the SSE text a browser resumes."""
+
+import threading
+
+from app.push.channel import TableChannel, events_key, valid_event_id
+from app.push.sse import END_KIND, format_event, table_events
+from app.storage.store import connect
+
+
+def test_events_are_read_after_any_id_in_order(redis_client):
+    """Every event after a given id comes back, in publishing order, with its data."""
+    channel = TableChannel(redis_client)
+    ids = [channel.publish("t1", "roll", {"seat": seat}) for seat in range(3)]
+    assert [e.data["seat"] for e in channel.read("t1", "0-0")] == [0, 1, 2]
+    assert [e.id for e in channel.read("t1", ids[0])] == ids[1:]
+    assert channel.read("t1", ids[-1]) == []
+    assert channel.last_id("t1") == ids[-1]
+    assert channel.last_id("other") == "0-0"
+    assert redis_client.ttl(events_key("t1")) > 0
+
+
+def test_a_blocked_reader_wakes_when_another_connection_publishes(redis_url, redis_client):
+    """A reader blocked in one client gets the event another client (worker) publishes."""
+    reader = TableChannel(connect(redis_url))
+    writer = TableChannel(connect(redis_url))
+    got = []
+    thread = threading.Thread(target=lambda: got.extend(reader.read("t2", "0-0", block_ms=5000)))
+    thread.start()
+    published = writer.publish("t2", "score", {"box": "chance"})
+    thread.join()
+    assert [(e.id, e.kind, e.data) for e in got] == [(published, "score", {"box": "chance"})]
+
+
+def test_a_quiet_table_gives_no_event_after_the_wait(redis_client):
+    """Blocking on a table with nothing new returns nothing once the wait is over."""
+    assert TableChannel(redis_client).read("quiet", "0-0", block_ms=50) == []
+
+
+def test_a_new_connection_starts_with_a_snapshot_then_live_events(redis_client):
+    """Without Last-Event-ID the stream opens with the table's snapshot, ids continue from
+    the latest event, and ends after the table's end event."""
+    channel = TableChannel(redis_client)
+    before = channel.publish("t3", "roll", {"n": 1})
+    channel.publish("t3", END_KIND, {"n": 2})
+    chunks = list(table_events(channel, "t3", None, lambda: {"table": "t3"}, max_seconds=0.3,
+                               block_ms=100))
+    assert chunks[0].startswith("retry: ")
+    assert chunks[1] == format_event(channel.last_id("t3"), "snapshot", {"table": "t3"})
+    assert set(chunks[2:]) == {": quiet\n\n"}  # the events before the snapshot are in it
+    ended = list(table_events(channel, "t3", None, lambda: {"status": END_KIND}))
+    assert len(ended) == 2  # a snapshot of an ended table closes the stream
+    resumed = list(table_events(channel, "t3", before, dict, max_seconds=5, block_ms=100))
+    assert resumed[1:] == [format_event(channel.last_id("t3"), END_KIND, {"n": 2})]
+
+
+def test_a_reconnection_resumes_after_its_last_event_id(redis_client):
+    """With Last-Event-ID the browser gets exactly the events it missed, no snapshot."""
+    channel = TableChannel(redis_client)
+    first = channel.publish("t4", "roll", {"n": 1})
+    second = channel.publish("t4", "roll", {"n": 2})
+    chunks = list(table_events(channel, "t4", first, lambda: {"never": True}, max_seconds=0.3,
+                               block_ms=100))
+    assert chunks[1] == format_event(second, "roll", {"n": 2})
+    assert all("snapshot" not in chunk for chunk in chunks)
+    assert chunks[-1] == ": quiet\n\n"
+
+
+def test_a_malformed_last_event_id_is_treated_as_none():
+    """Only ``<digits>-<digits>`` is an id; anything else means start from a snapshot."""
+    assert valid_event_id("1700000000000-3")
+    for text in (None, "", "0", "abc-1", "1-2-3", "1-2\n"):
+        assert not valid_event_id(text)
