@@ -21,7 +21,7 @@ an https one also marks the player cookie Secure (as does a request that came ov
 ``TESTING`` unless a test turns them on).
 ``YACHT_DAILY_RATE_LIMIT_CREATE``: games created or resumed per client address, ``60/minute``.
 ``YACHT_DAILY_RATE_LIMIT_MATCHES``: matches (practice, vs computer) created, and tables created,
-joined or started, per client address, ``30/minute;300/hour``.
+joined or started, per client address, ``30/minute;120/hour``.
 ``YACHT_DAILY_RATE_LIMIT_ACTIONS``: rolls and scorings (daily games', matches' and tables', and
 matches' ``advance``) per client address, ``1200/minute``.
 ``YACHT_DAILY_RATE_LIMIT_VERIFY``: verifications per client address, ``60/minute``.
@@ -41,7 +41,7 @@ MAX_REQUEST_BYTES = 16 * 1024
 PLAYER_COOKIE_DAYS = 400
 DEFAULT_RATE_LIMITS = {
     "RATE_LIMIT_CREATE": "60/minute",
-    "RATE_LIMIT_MATCHES": "30/minute;300/hour",
+    "RATE_LIMIT_MATCHES": "30/minute;120/hour",
     "RATE_LIMIT_ACTIONS": "1200/minute",
     "RATE_LIMIT_VERIFY": "60/minute",
     "RATE_LIMIT_DAY_GAMES": "120/minute",

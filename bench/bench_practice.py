@@ -5,9 +5,10 @@ Players play whole matches against ``--bots`` bots (levels cycled from ``--level
 daily games in interleaved chunks on the same server, so that the two kinds share whatever
 else the machine is doing and their ratio holds. Prints a Markdown table: games/s and
 requests/s of each kind (over the wall time of its own chunks), p50 / p99 latency of each
-request kind in ms, errors, and Redis memory per stored game (``MEMORY USAGE`` of a sample of
-each kind's keys: a match's hash and log, a daily game's hash and transcript; the players'
-history records besides).
+request kind in ms, errors, the CPU time gunicorn and Redis spent per request (a figure that
+holds even when other jobs share the machine, unlike the rates), and Redis memory per stored
+game (``MEMORY USAGE`` of a sample of each kind's keys: a match's hash and log, a daily game's
+hash and transcript; the players' history records besides).
 
     .venv/bin/python bench/bench_practice.py --games 1000 --seconds 90
 
@@ -25,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_load import start_gunicorn
+from bench_load import gunicorn_cpu_seconds, redis_cpu_seconds, start_gunicorn
 from http_load import Measures, next_move, play_game, quantile_ms, run_players
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +42,7 @@ from strategy import load_or_build  # noqa: E402
 
 MAX_GAMES = 2000
 MAX_PLAYERS = 64
-CHUNK = 50
+CHUNK = 20
 MEMORY_SAMPLE = 200
 MATCH_KINDS = ("match create", "match roll", "match score")
 DAILY_KINDS = ("create", "roll", "score")
@@ -124,7 +125,7 @@ def main() -> None:
                    "YACHT_DAILY_STRATEGY_DIR": str(args.tables)}
             server = start_gunicorn(workdir, args.workers, "sync", 1, env)
             try:
-                measured = run(args, server.port, levels)
+                measured = run(args, server, redis_server.url, levels)
             finally:
                 server.stop()
             match_memory = memory_per_game(redis_server.url, "{m:*}:log",
@@ -136,27 +137,35 @@ def main() -> None:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def run(args, port: int, levels: list[str]) -> dict:
+def run(args, server, redis_url: str, levels: list[str]) -> dict:
     """Chunks of CHUNK practice games then CHUNK daily games, in turn, until ``--games`` practice
-    games or ``--seconds``; each kind's measures and wall time."""
+    games or ``--seconds``; each kind's measures, wall time and CPU seconds (gunicorn, Redis)."""
+    port = server.port
     date = dt.datetime.now(dt.UTC).date().isoformat()
     warm = Measures()
     run_players(2, [0, 1], lambda n: play_match(port, "yacht", levels[:1], random.Random(-n),
                                                   warm))
-    practice, daily = Measures(), Measures()
-    walls = {"practice": 0.0, "daily": 0.0}
+    kinds = {"practice": [Measures(), 0.0, 0.0, 0.0], "daily": [Measures(), 0.0, 0.0, 0.0]}
+
+    def chunk(kind: str, jobs: list[int], work) -> None:
+        """One chunk of ``kind``, its wall and CPU time added to the kind's."""
+        app_cpu, redis_cpu = gunicorn_cpu_seconds(server.process.pid), redis_cpu_seconds(redis_url)
+        kinds[kind][1] += run_players(args.players, jobs, work)
+        kinds[kind][2] += gunicorn_cpu_seconds(server.process.pid) - app_cpu
+        kinds[kind][3] += redis_cpu_seconds(redis_url) - redis_cpu
+
+    practice, daily = kinds["practice"][0], kinds["daily"][0]
     started, done = time.monotonic(), 0
     while done < args.games and time.monotonic() - started < args.seconds:
-        count = min(CHUNK, args.games - done)
-        jobs = list(range(done, done + count))
-        walls["practice"] += run_players(args.players, jobs, lambda n: play_match(
+        jobs = list(range(done, done + min(CHUNK, args.games - done)))
+        chunk("practice", jobs, lambda n: play_match(
             port, DAILY_RULESETS[n % 3],
             [levels[(n + b) % len(levels)] for b in range(args.bots)], random.Random(n),
             practice))
-        walls["daily"] += run_players(args.players, jobs, lambda n: play_game(
-            port, date, DAILY_RULESETS[n % 3], random.Random(n), daily))
-        done += count
-    return {"practice": (practice, walls["practice"]), "daily": (daily, walls["daily"])}
+        chunk("daily", jobs, lambda n: play_game(port, date, DAILY_RULESETS[n % 3],
+                                                 random.Random(n), daily))
+        done += len(jobs)
+    return kinds
 
 
 def report(args, measured: dict, match_memory: tuple, daily_memory: tuple) -> None:
@@ -165,15 +174,20 @@ def report(args, measured: dict, match_memory: tuple, daily_memory: tuple) -> No
           f"match (levels {args.levels}), chunks of {CHUNK} games interleaved; latencies in ms "
           "as p50 / p99")
     print()
-    print("| kind | games | games/s | req/s | create | roll | score | errors | Redis bytes/game |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
-    for label, kinds, memory in (("practice vs bots", MATCH_KINDS, match_memory),
-                                 ("daily game", DAILY_KINDS, daily_memory)):
-        measures, wall = measured["practice" if kinds is MATCH_KINDS else "daily"]
+    print("| kind | games | games/s | req/s | create | roll | score | errors "
+          "| CPU ms/req gunicorn + redis | Redis bytes/game |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for label, key, kinds, memory in (
+            ("practice vs bots", "practice", MATCH_KINDS, match_memory),
+            ("daily game", "daily", DAILY_KINDS, daily_memory)):
+        measures, wall, app_cpu, redis_cpu = measured[key]
         cells = " | ".join(latency(measures.latencies[kind]) for kind in kinds)
         errors = sum(measures.errors.values())
+        requests = max(1, measures.requests)
         print(f"| {label} | {measures.games} | {measures.games / wall:.1f} | "
-              f"{measures.requests / wall:.0f} | {cells} | {errors} | {memory[0]:.0f} |")
+              f"{measures.requests / wall:.0f} | {cells} | {errors} | "
+              f"{1000 * app_cpu / requests:.2f} + {1000 * redis_cpu / requests:.2f} | "
+              f"{memory[0]:.0f} |")
 
 
 if __name__ == "__main__":

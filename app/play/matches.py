@@ -28,6 +28,8 @@ import hmac
 import os
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -66,6 +68,7 @@ MAX_BOTS = 5
 IDLE_SECONDS = 24 * 3600
 RETENTION_SECONDS = 7 * 24 * 3600
 MAX_ATTEMPTS = 3
+CACHE_SIZE = 4096  # matches whose rebuilt games a process keeps, by id and version
 SERVER_SEED_BYTES = 32
 BOT_RNG_DOMAIN = "yacht-daily/match-bot/v1"
 SEED_KEY_PURPOSE = "match-seed"
@@ -236,6 +239,8 @@ class MatchService:
         self.clock = clock
         self.vault = SeedVault(secrets_)
         self.finish_listeners: list[Callable[[Match], None]] = []
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[str, Match] = OrderedDict()
 
     # Creating and reading
 
@@ -281,7 +286,7 @@ class MatchService:
         record = self.store.load(match_id)
         if record is None:
             raise match_not_found()
-        match = _rebuild(record)
+        match = self._rebuilt(record)
         if match.status == PLAYING and self.clock() >= match.idle_until():
             return self._expire(match)
         return match
@@ -411,6 +416,27 @@ class MatchService:
 
     # Internals
 
+    def _rebuilt(self, record: MatchRecord) -> Match:
+        """The Match of ``record``, its games taken from this process's cache when it holds
+        the same version (the fields as read now), else rebuilt from the transcripts."""
+        with self._lock:
+            cached = self._cache.get(record.id)
+        if cached is not None and cached.record.log == record.log:
+            match = Match(record, cached.seats, cached.games,
+                          tuple(record.json_field("client_seeds")))
+        else:
+            match = _rebuild(record)
+        return self._remember(match)
+
+    def _remember(self, match: Match) -> Match:
+        """Keep ``match`` in the cache (the least recently used dropped past CACHE_SIZE)."""
+        with self._lock:
+            self._cache[match.id] = match
+            self._cache.move_to_end(match.id)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        return match
+
     def _stream(self, match: Match, seat: int):
         """Seat ``seat``'s dice stream."""
         seeds = [seed for seat_, seed in zip(match.seats, match.client_seeds, strict=True)
@@ -473,7 +499,7 @@ class MatchService:
             return None
         record = MatchRecord(match.id, {**match.record.fields, **fields},
                              (*match.record.log, *actions))
-        written = Match(record, match.seats, tuple(games), match.client_seeds)
+        written = self._remember(Match(record, match.seats, tuple(games), match.client_seeds))
         if ended:
             self._finished(written)
         return written

@@ -177,3 +177,16 @@ def test_the_client_seed_field_makes_the_dice_and_is_in_the_result(page):
         replay(transcript, seat_stream(seed, ["another-seed"], match_id, 0, "yahtzee"))
     saved = page.evaluate("localStorage.getItem('yacht-daily:matches')")
     assert json.loads(saved)[match_id]["client_seeds"] == ["my-own-seed_1"]
+
+
+def test_on_a_phone_in_french_the_match_page_fits_and_plays(new_context):
+    phone = {"width": 390, "height": 844}
+    page = new_context(locale="fr-FR", viewport=phone).new_page()
+    start_from_practice_page(page, "yahtzee", levels=["easy"])
+    expect(page.locator("[data-kind-label]")).to_have_text("Contre l’ordinateur")
+    roll_first_by_clicking(page)
+    page.locator('[data-die="2"]').click()
+    expect(page.locator('[data-die="2"]')).to_have_attribute("aria-pressed", "true")
+    page.locator("[data-box]:not([disabled])").first.click()
+    expect(page.locator("[data-bot-status]")).to_contain_text("Ordinateur 1")
+    assert page.evaluate("document.documentElement.scrollWidth") <= phone["width"]
