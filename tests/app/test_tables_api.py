@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 from matchkit import check_published
@@ -277,3 +278,27 @@ def test_out_of_turn_and_unknown_tables_are_refused(app):
     status, answer = call(bob, "POST", f"/tables/{full['id']}/join",
                           {"name": "Bob", "client_seed": "b"})
     assert status == 409 and answer["error"]["code"] == "table-full"
+
+
+@pytest.mark.parametrize("ruleset", ["yatzy", "generala", "yahtzee-triple"])
+def test_a_table_with_a_bot_plays_a_new_sheet_to_its_signed_end(app, service, public_key,
+                                                                  seconds, ruleset):
+    """Scandinavian Yatzy, Generala and triple Yahtzee at a table with a bot: every box of both
+    seats filled, the result signed and every seat's rolls verified from it."""
+    ann = app.test_client()
+    table = start(ann, create_table(ann, ruleset, BOTS, clock=0)["id"])
+    rng = random.Random(7)
+    for _ in range(5000):
+        if table["match"]["status"] != "playing":
+            break
+        if my_turn(table):
+            table = play_turn(ann, table, rng)
+        else:  # the bot waits for its strategy table: the clock runner plays it when loaded
+            seconds.value += 1
+            ClockRunner(service.clock, service.expire).run_once()
+            time.sleep(0.05)
+            table = view(ann, table["id"])
+    final = table["match"]
+    assert final["status"] == "finished"
+    assert [len(seat["boxes"]) for seat in final["seats"]] == [final["rounds"]] * 2
+    check_published(final, public_key)
