@@ -128,7 +128,8 @@ _sources: dict[tuple[Path, tuple[str, ...]], TableSource] = {}
 _sources_lock = threading.Lock()
 
 
-def table_source(directory: Path, rulesets: Sequence[str] = DAILY_RULESETS) -> TableSource:
+def table_source(directory: Path,
+                 rulesets: Sequence[str] = DAILY_RULESETS_WITH_YATZY) -> TableSource:
     """The process's TableSource of ``rulesets`` in ``directory`` (apps of one process share
     it)."""
     key = (Path(directory).resolve(), tuple(rulesets))
