@@ -371,6 +371,15 @@ def api_error_messages() -> dict[str, str]:
         "invalid-bots": _("Choose at most 5 computer opponents, each with a known level."),
         "invalid-seat": _("There is no such seat in this game."),
         "invalid-match": _("The game data is not valid."),
+        # tables (issue 15)
+        "table-not-found": _("No table has this id or code (or it ended long ago)."),
+        "invalid-clock": _("The turn clock is a whole number of seconds from 3 to 600, or none."),
+        "invalid-seats": _("A table has 2 to 6 seats, each a friend, a player here or a bot."),
+        "table-started": _("The table has started: watch it instead."),
+        "table-full": _("Every seat of the table is taken."),
+        "not-creator": _("Only the table’s creator starts it."),
+        "seats-open": _("Some seats are still waiting for a friend."),
+        "table-waiting": _("The table has not started yet."),
         # the server
         "storage-unavailable": _(
             "The game store is unavailable for a moment; try again in a few seconds."
