@@ -269,14 +269,16 @@ class TableService:
     def _play_for_clock(self, table: TableRecord, match: Match) -> None:
         """Apply the clock's move on the timed turn's (human) seat."""
         seat = match.turn_seat
-        if match.games[seat].dice is None:
-            before = match.record.version
-            match = self.matches.act_for(match.id, lambda _: seat, before, Roll(NO_HOLD))
-            self._published(table, before, match, BY_CLOCK)
         before = match.record.version
-        match = self.matches.act_for(match.id, lambda _: seat, before,
-                                     Score(best_box(match.games[seat])))
-        self._published(table, before, match, BY_CLOCK)
+        if match.games[seat].dice is None:
+            match = self.matches.act_for(match.id, lambda _: seat, before, Roll(NO_HOLD))
+        # Published (and the clock re-armed) once the whole move is written: re-arming between
+        # the roll and the box let another runner claim the same turn meanwhile.
+        try:
+            match = self.matches.act_for(match.id, lambda _: seat, match.record.version,
+                                         Score(best_box(match.games[seat])))
+        finally:
+            self._published(table, before, match, BY_CLOCK)
 
     # Views and events
 
