@@ -34,9 +34,14 @@ def start_player_cookie(client) -> str:
 
 
 def script_calls(redis_client) -> dict[str, int]:
-    """Calls so far of the commands an action may send (scripts and plain reads)."""
-    stats = redis_client.info("commandstats")
-    return {name: stats.get(f"cmdstat_{name}", {}).get("calls", 0)
+    """Calls so far of the commands an action may send (scripts and plain reads), summed over
+    every master when the store is a Redis Cluster (the game's slot may live on any of them)."""
+    if hasattr(redis_client, "get_primaries"):
+        nodes_stats = [redis_client.info("commandstats", target_nodes=node)
+                       for node in redis_client.get_primaries()]
+    else:
+        nodes_stats = [redis_client.info("commandstats")]
+    return {name: sum(stats.get(f"cmdstat_{name}", {}).get("calls", 0) for stats in nodes_stats)
             for name in ("evalsha", "eval", "hgetall", "hmget", "get")}
 
 
