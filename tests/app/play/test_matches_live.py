@@ -9,7 +9,7 @@ from pathlib import Path
 
 from matchkit import create, play_to_end
 
-VERIFY_PY = Path(__file__).resolve().parents[2] / "app" / "static" / "verify.py"
+VERIFY_PY = Path(__file__).resolve().parents[3] / "app" / "static" / "verify.py"
 
 
 def test_a_match_against_two_bots_verifies_from_its_url(live_server):
