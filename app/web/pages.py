@@ -42,6 +42,7 @@ def nav_items() -> list[tuple[str, str, str]]:
     return [
         ("home", "web.home", _("Today")),
         ("practice", "web.practice", _("Practice")),
+        ("tables", "web.new_table", _("Tables")),
         ("results", "web.results_latest", _("Results")),
         ("rules", "web.rules_index", _("Rules")),
         ("fairness", "web.fairness", _("Fairness")),

@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from app.web.histogram import histogram
 
+from .conftest import DESKTOP, PHONE
 from .player import next_action, open_game, wait_for_action
 
 PLAY_DATE = "2026-03-10"
@@ -58,3 +59,22 @@ def test_results_show_your_streaks_and_best_score_from_this_device(page):
     expect(panel.locator('[data-stat="best-streak"]')).to_have_text("3 days")
     expect(panel.locator('[data-stat="best-score"]')).to_have_text("201")
     expect(panel.locator("[data-history-table] tbody tr")).to_have_count(5)
+
+
+def test_the_menu_leads_to_a_new_table_in_both_languages_and_on_a_phone(new_context):
+    """"Tables" stands in the header menu in English and in French, and on a phone's narrow
+    header (which scrolls sideways) it is reachable and opens the new table form."""
+    for locale, viewport, practice in [("en-GB", DESKTOP, "Practice"),
+                                       ("fr-FR", PHONE, "Entraînement")]:
+        page = new_context(locale=locale, viewport=viewport).new_page()
+        page.goto("/")
+        menu = page.locator(".site-header .site-nav")
+        expect(menu.locator('a[href="/practice"]')).to_have_text(practice)
+        link = menu.locator('a[href="/tables/new"]')
+        expect(link).to_have_text("Tables")
+        link.scroll_into_view_if_needed()
+        box = link.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
+        link.click()
+        expect(page).to_have_url(re.compile(r"/tables/new$"))
+        expect(menu.locator('a[href="/tables/new"]')).to_have_attribute("aria-current", "page")
