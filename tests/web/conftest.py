@@ -42,9 +42,11 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def web_server(make_live_server):
-    """A live server of this module's own, so its clock can move without touching others."""
-    server = make_live_server(workers=2)
+def web_server(request, make_live_server):
+    """A live server of this module's own, so its clock can move without touching others; a
+    module that sets ``DAY_FORMAT = "2"`` gets one starting its dates in v2 (the day's log)."""
+    day_format = getattr(request.module, "DAY_FORMAT", None)
+    server = make_live_server(workers=2, **({"day_format": day_format} if day_format else {}))
     yield server
     server.stop()
 
