@@ -48,7 +48,7 @@ def finish_through_api(page: Page, match_id: str, seed: int = 0) -> dict:
     while state["status"] == "playing":
         if state["turn"] != state["you"]:
             page.wait_for_timeout(200)
-            path, body = "advance", {}
+            path, body = "advance", None
         else:
             own = state["seats"][state["you"]]
             if state["play"] and (own["rolls_left"] == 0 or rng.random() < 0.4):
