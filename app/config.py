@@ -29,6 +29,8 @@ matches' ``advance``) per client address, ``1200/minute``.
 Only successful (2xx) answers count against these budgets.
 ``YACHT_DAILY_RATE_LIMIT_TRANSFER``: transfer codes made or redeemed per client address,
 ``20/hour``; every attempt counts, a refused one too (it is a code guesser's budget).
+``YACHT_DAILY_RATE_LIMIT_COSIGNATURES``: witnesses' cosignatures posted per client address,
+``120/minute``; every attempt counts, a refused one too.
 """
 
 import datetime as dt
@@ -46,6 +48,7 @@ DEFAULT_RATE_LIMITS = {
     "RATE_LIMIT_VERIFY": "60/minute",
     "RATE_LIMIT_DAY_GAMES": "120/minute",
     "RATE_LIMIT_TRANSFER": "20/hour",
+    "RATE_LIMIT_COSIGNATURES": "120/minute",
 }
 
 

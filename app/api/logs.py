@@ -29,7 +29,8 @@ def size_parameter(name: str) -> int:
 
 @bp.get("/logs")
 def logs():
-    """Every log of the open dates and of the dates closed in the last three days."""
+    """Every log with a checkpoint of the open dates and of the dates closed in the last
+    three days; a log nobody has finished a game in yet is not listed."""
     return jsonify({"logs": services().logs.listing()})
 
 

@@ -471,7 +471,8 @@ def _paths() -> dict:
                                                                   "items": _ref("Check")}}},
                                        "The checks."), **_errors(400, 403, 404, 409, 413, 415)}}},
         "/logs": {"get": {
-            "summary": "Every log of the open dates and of those closed in the last 3 days",
+            "summary": "Every log with a checkpoint of the open dates and of those closed in "
+                       "the last 3 days",
             "responses": {"200": _json({"type": "object", "required": ["logs"], "properties": {
                 "logs": {"type": "array", "items": {
                     "type": "object", "required": ["date", "sheet", "origin", "size", "closed"],

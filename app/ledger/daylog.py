@@ -425,18 +425,20 @@ class LogService:
         return {"size": last.size, "note": self.note(record.date, record.ruleset, last)}
 
     def listing(self) -> list[dict]:
-        """Every log of the open dates and of those closed in the last RECENT_DAYS days."""
+        """Every log with a checkpoint of the open dates and of those closed in the last
+        RECENT_DAYS days (a date nobody has finished a game of yet has nothing to list)."""
         logs = []
         for date in self.log_dates(self.clock()):
             if self.day_format(date) != V2:
                 continue
             public_key = self.secrets.for_date(date).signer.public_key_hex
             for ruleset, (_, text) in self.logs.log_heads(date, self.sheets_of(date)).items():
-                last = None if text is None else StoredCheckpoint.from_json(-1, text)
+                if text is None:
+                    continue
+                last = StoredCheckpoint.from_json(-1, text)
                 logs.append({"date": date, "sheet": ruleset,
                              "origin": origin(public_key, date, ruleset),
-                             "size": last.size if last else 0,
-                             "closed": bool(last and last.closes)})
+                             "size": last.size, "closed": last.closes})
         return logs
 
     # Cosignatures

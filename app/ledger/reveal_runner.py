@@ -9,7 +9,9 @@ over; the ledger's compare-and-set keeps a reveal exactly-once even if two ever 
 Each pass first cuts the day's log checkpoints that are due (``LogService.cut_due``: the end of
 every UTC minute in which games finished, and each v2 date's close) under its own lease
 ``{ledger}:log-lease``, so that one process cuts while the others stand by; a failed cut is logged
-and tried again at the next pass, and never holds the reveals back.
+and tried again at the next pass, and never holds the reveals back. While Redis is unreachable
+the passes go on quietly: the runner logs once when it goes away (``redis-down``) and once when
+it answers again (``redis-back``), not at every pass.
 
 A failed attempt is logged with its cause, counted in ``yacht_daily_reveal_failures_total``,
 recorded in Redis (for ``/readyz`` and the ``yacht_daily_reveal_failed_attempts`` gauge of every
@@ -63,6 +65,7 @@ class RevealRunner:
         self.first_backoff_seconds = first_backoff_seconds
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._redis_away = False
 
     def run_once(self) -> Pass:
         """Reveal what is due if this process gets the lease; records the outcome in Redis.
@@ -108,20 +111,25 @@ class RevealRunner:
         lease = self.services.store.client.lock(LOG_LEASE, timeout=self.lease_seconds,
                                                 blocking=False, thread_local=False)
         try:
-            if not lease.acquire():
-                return []
+            acquired = lease.acquire()
         except (redis.RedisError, RedisClusterException) as error:
-            log.warning("could not take the log lease: %s", error)
+            self._redis_went_away(error)
             if strict:
                 raise
+            return []
+        self._redis_answered()
+        if not acquired:
             return []
         try:
             with self._renewed(lease):
                 cut = self.services.logs.cut_due()
+        except (redis.RedisError, RedisClusterException) as error:  # the next pass retries
+            self._redis_went_away(error)
+            if strict:
+                raise
+            return []
         except Exception as error:  # logged; the reveals go on, the next pass retries
-            storage = isinstance(error, (redis.RedisError, RedisClusterException))
-            log.error("cutting checkpoints failed: %s", error,
-                      exc_info=None if storage else error,  # Redis away: its 503s say the same
+            log.error("cutting checkpoints failed: %s", error, exc_info=error,
                       extra={"event": "checkpoint-failed", "error": type(error).__name__})
             if strict:
                 raise
@@ -133,6 +141,22 @@ class RevealRunner:
             log.info("cut checkpoints %s", ", ".join(f"{d} {r} {n}" for d, r, n in cut),
                      extra={"event": "checkpoint", "checkpoints": len(cut)})
         return cut
+
+    def _redis_went_away(self, error: Exception) -> None:
+        """Log that Redis is unreachable, the first time a pass finds it so (its 503s and
+        /readyz say the same meanwhile): a pass a second would otherwise repeat it."""
+        if self._redis_away:
+            return
+        self._redis_away = True
+        log.warning("Redis is unreachable, checkpoints and reveals wait for it: %s", error,
+                    extra={"event": "redis-down", "error": type(error).__name__})
+
+    def _redis_answered(self) -> None:
+        """Log that Redis answers again, once, if a pass had found it unreachable."""
+        if self._redis_away:
+            self._redis_away = False
+            log.info("Redis answers again, checkpoints and reveals go on",
+                     extra={"event": "redis-back"})
 
     @contextlib.contextmanager
     def _renewed(self, lease):

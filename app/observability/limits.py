@@ -1,10 +1,11 @@
 """Rate limits per client address on game creation, actions, verification, the heavy read
-of a day's games and transfer codes, in the same Redis.
+of a day's games, transfer codes and witnesses' cosignatures, in the same Redis.
 
 A refused request gets a 429 with Retry-After. Only answers that did something count (2xx): a
 404 on a junk id, a 400 on bad input, a 409, a 304 or a 429 spend nothing, so one client's
 mistakes do not eat the budget that everyone behind the same NAT shares; the transfer codes'
-budget counts every attempt (a refused redemption is what a code guesser spends). A request is
+budget counts every attempt (a refused redemption is what a code guesser spends), and so does
+the cosignatures' (each refused one still cost a signature check). A request is
 counted as it arrives, in one Redis round trip that also refuses it past the limit, and an
 answer that did nothing gives its count back (a second round trip, only then). Actions, the
 hot path, are counted by ``ActionBudget`` straight on Flask-Limiter's storage and strategy (the
@@ -41,7 +42,9 @@ ACTION_RULE = re.compile(rf"^{re.escape(API)}/(games/<[^>]+>/(roll|score)|"
 VERIFY_RULE = f"{API}/verify"
 DAY_GAMES_RULE = f"{API}/days/<date>/<ruleset>/games"
 TRANSFER_RULES = (f"{API}/me/transfer", f"{API}/me/transfer/redeem")
-KINDS = ("create", "match-create", "action", "verify", "day-games", "transfer")
+COSIGNATURE_RULE = f"{API}/logs/<date>/<sheet>/cosignatures"
+KINDS = ("create", "match-create", "action", "verify", "day-games", "transfer", "cosignature")
+UNREFUNDED = ("transfer", "cosignature")
 STORAGE_TIMEOUT = 2.0
 LIMITER_EXTENSION = "yacht_daily_limiter"
 MEMORY_STORAGE = "memory://"
@@ -57,8 +60,8 @@ def storage_uri(url: str) -> str:
 
 
 def limited_endpoints(app) -> dict[str, str]:
-    """The endpoints of game creation, actions, verification, a day's games and transfer codes,
-    by kind."""
+    """The endpoints of game creation, actions, verification, a day's games, transfer codes and
+    cosignatures, by kind."""
     found = {}
     for rule in app.url_map.iter_rules():
         methods = rule.methods or ()
@@ -74,6 +77,8 @@ def limited_endpoints(app) -> dict[str, str]:
             found[rule.endpoint] = "day-games"
         elif "POST" in methods and rule.rule in TRANSFER_RULES:
             found[rule.endpoint] = "transfer"
+        elif "POST" in methods and rule.rule == COSIGNATURE_RULE:
+            found[rule.endpoint] = "cosignature"
     missing = set(KINDS) - set(found.values())
     if missing:
         raise RuntimeError(f"no API route to rate-limit for: {', '.join(sorted(missing))}")
@@ -125,6 +130,8 @@ def init_app(app) -> None:
         # Every attempt counts here, a refused one too: it is a code guesser's budget.
         "transfer": limiter.shared_limit(app.config["RATE_LIMIT_TRANSFER"], "transfer",
                                          methods=["POST"]),
+        # Every attempt counts here too: a refused cosignature still cost a signature check.
+        "cosignature": limiter.limit(app.config["RATE_LIMIT_COSIGNATURES"], methods=["POST"]),
     }
     for endpoint, kind in endpoints.items():
         app.view_functions[endpoint] = decorators[kind](app.view_functions[endpoint])
@@ -136,7 +143,7 @@ def init_app(app) -> None:
         """Flask-Limiter skips the actions at once: ActionBudget alone counts them."""
         return request.endpoint in action_endpoints
 
-    refundable = {endpoint for endpoint, kind in endpoints.items() if kind != "transfer"}
+    refundable = {endpoint for endpoint, kind in endpoints.items() if kind not in UNREFUNDED}
 
     @app.after_request
     def refund_unsuccessful(response):

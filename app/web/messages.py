@@ -126,7 +126,6 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "revealHome": _("{time}: in {in}"),
         "now": _("any moment now"),
         # history and streaks
-        "noHistory": _("No game played on this device yet. Today is a good day to start!"),
         "days": plural_forms(lambda n: ngettext("{n} day", "{n} days", n)),
         # the player's record and transfer codes
         "localOnlyGames": _(

@@ -25,6 +25,7 @@ from flask_babel import gettext as _
 from app.ledger.days import service_date
 from app.play import history as record
 from app.play import players
+from app.play.games import FINISHED
 from app.services import services
 from app.web import board
 from app.web.histogram import histogram
@@ -42,6 +43,7 @@ def nav_items() -> list[tuple[str, str, str]]:
     return [
         ("home", "web.home", _("Today")),
         ("practice", "web.practice", _("Practice")),
+        ("tables", "web.new_table", _("Tables")),
         ("results", "web.results_latest", _("Results")),
         ("rules", "web.rules_index", _("Rules")),
         ("fairness", "web.fairness", _("Fairness")),
@@ -131,7 +133,8 @@ def results_today(ruleset: str):
 
 @bp.get("/results/<date>/<ruleset>")
 def results(date: str, ruleset: str):
-    """Leaderboard, the reader's rank, the score distribution and their own history."""
+    """Leaderboard, the reader's rank, the score distribution and their own history on the
+    sheet, from the server's record (the one that counts, whatever this device saved)."""
     sheet = require_daily_sheet(ruleset)
     date = require_date(date)
     svc = services()
@@ -153,7 +156,18 @@ def results(date: str, ruleset: str):
         by_points=request.args.get("board") == "points",
         references=board.references(date, ruleset, day["status"] == "revealed"),
         chart=histogram(standings["distribution"], you["total"] if you else None),
+        own=sheet_record(record.player_history(svc, players.current_player()), ruleset),
     )
+
+
+def sheet_record(kept: dict, ruleset: str) -> dict:
+    """The part of a player's record (``record.player_history``) about one sheet: its
+    ``summary`` (streaks, best total) and its finished ``games``, newest date first."""
+    summary = next((sheet for sheet in kept["sheets"] if sheet["ruleset"] == ruleset),
+                   {"current_streak": 0, "best_streak": 0, "best_total": None})
+    games = [game for game in kept["games"]
+             if game["ruleset"] == ruleset and game["status"] == FINISHED]
+    return {"summary": summary, "games": games}
 
 
 @bp.get("/history")

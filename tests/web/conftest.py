@@ -23,6 +23,7 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
+WAIT_MS = 15_000  # a page's action, or what it is expected to show, on a loaded machine
 
 
 @pytest.fixture(scope="session")
@@ -33,7 +34,11 @@ def browser():
         if os.environ.get("CI") == "true":
             pytest.fail(message + " (CI needs the browser tests)")
         pytest.skip(message + " to run the browser tests")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # Playwright's expectations wait 5 s by default: an answer from a live server on a loaded
+    # machine can take longer, and the tests then failed for nothing.
+    expect.set_options(timeout=WAIT_MS)
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -42,9 +47,11 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def web_server(make_live_server):
-    """A live server of this module's own, so its clock can move without touching others."""
-    server = make_live_server(workers=2)
+def web_server(request, make_live_server):
+    """A live server of this module's own, so its clock can move without touching others; a
+    module that sets ``DAY_FORMAT = "2"`` gets one starting its dates in v2 (the day's log)."""
+    day_format = getattr(request.module, "DAY_FORMAT", None)
+    server = make_live_server(workers=2, **({"day_format": day_format} if day_format else {}))
     yield server
     server.stop()
 
@@ -69,7 +76,7 @@ def new_context(browser, web_server):
             permissions=list(permissions),
         )
         context.clock.set_fixed_time(server_time(web_server))
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context
 

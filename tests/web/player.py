@@ -58,6 +58,18 @@ def play_turn_by_clicking(page: Page) -> None:
     wait_for_action(page, start + 3)
 
 
+def play_into_a_turn(page: Page, turns: int, held: tuple[int, ...]) -> None:
+    """Play ``turns`` whole turns by clicking, then roll once and hold the dice ``held``: a
+    board in the middle of a turn (what the screenshots show)."""
+    for _ in range(turns):
+        play_turn_by_clicking(page)
+    start = next_action(page)
+    page.locator("[data-roll]").click()
+    wait_for_action(page, start + 1)
+    for position in held:
+        page.locator(f'[data-die="{position}"]').click()
+
+
 def play_turn_by_keyboard(page: Page) -> None:
     """Space to roll, 1 and 2 to keep dice, Space again, then Tab to the sheet and Enter."""
     start = next_action(page)

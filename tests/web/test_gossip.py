@@ -15,18 +15,11 @@ from fairness.note import parse_note
 from tests.web.test_play import finish_a_game
 from tests.web.test_verify import play_through_the_api
 
+DAY_FORMAT = "2"  # the web_server fixture starts this module's dates in v2
 PLAY_DATE = "2026-03-10"
 AFTER_MINUTE = "2026-03-10T12:01:00Z"
 WAIT_SECONDS = 60
 LINE = re.compile(r"^log 2026-03-10/yahtzee 1 (?:[A-Z2-7]{4}-){4}[A-Z2-7]{4}$", re.M)
-
-
-@pytest.fixture(scope="module")
-def web_server(make_live_server):
-    """A live server of this module's own, starting its dates in v2."""
-    server = make_live_server(workers=2, day_format="2")
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ PLAY_DATE = "2026-03-10"
 PAST_DATE = "2026-03-05"
 SETTINGS = [("en-GB", DESKTOP), ("fr-FR", PHONE_390)]
 NBSP = "\u00a0"
-HEADER_LINKS = 8  # the main menu of app/web/pages.py nav_items(), "My record" included
+HEADER_LINKS = 9  # the main menu of app/web/pages.py nav_items(), "My record" included
 
 
 def player_page(new_context, locale="en-GB", viewport=DESKTOP):

@@ -9,6 +9,7 @@ from .player import (
     api_game,
     next_action,
     open_game,
+    play_into_a_turn,
     play_turn_by_clicking,
     play_whole_game,
     wait_for_action,
@@ -138,13 +139,7 @@ def test_copy_result_falls_back_to_a_selected_text_box_when_refused(new_context)
 def test_screenshots_of_the_play_page(new_context, name, viewport):
     page = new_context(locale="fr-FR", viewport=viewport).new_page()
     open_game(page, "yahtzee")
-    for _ in range(3):
-        play_turn_by_clicking(page)
-    start = next_action(page)
-    page.locator("[data-roll]").click()
-    wait_for_action(page, start + 1)
-    page.locator('[data-die="0"]').click()
-    page.locator('[data-die="3"]').click()
+    play_into_a_turn(page, turns=3, held=(0, 3))
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(500)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

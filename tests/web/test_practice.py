@@ -40,20 +40,27 @@ def api_match(page: Page, match_id: str) -> dict:
 
 
 def finish_through_api(page: Page, match_id: str, seed: int = 0) -> dict:
-    """Play the page's player's seat to the end through the API (any legal, varied moves)."""
+    """Play the page's player's seat to the end through the API (any legal, varied moves),
+    asking the server to play the bots' turns whenever it is theirs (their strategy table may
+    still be loading)."""
     rng = random.Random(seed)
     state = api_match(page, match_id)
     while state["status"] == "playing":
-        own = state["seats"][state["you"]]
-        if state["play"] and (own["rolls_left"] == 0 or rng.random() < 0.4):
-            path, body = "score", {"category": rng.choice(state["play"]["allowed"])}
+        if state["turn"] != state["you"]:
+            page.wait_for_timeout(200)
+            path, body = "advance", None
         else:
-            hold = None if own["dice"] is None else [rng.random() < 0.5 for _ in range(5)]
-            path, body = "roll", {"hold": hold}
-            if own["client_seed"] is None:
-                body["client_seed"] = "api-helper"
-        response = page.request.post(f"/api/v1/matches/{match_id}/{path}",
-                                     data={**body, "roll": state["next_action"]})
+            own = state["seats"][state["you"]]
+            if state["play"] and (own["rolls_left"] == 0 or rng.random() < 0.4):
+                path, body = "score", {"category": rng.choice(state["play"]["allowed"])}
+            else:
+                hold = None if own["dice"] is None else [rng.random() < 0.5 for _ in range(5)]
+                path, body = "roll", {"hold": hold}
+                if own["client_seed"] is None:
+                    body["client_seed"] = "api-helper"
+            body["roll"] = state["next_action"]
+        response = page.request.post(f"/api/v1/matches/{match_id}/{path}", data=body,
+                                     timeout=SLOW_MS)
         assert response.ok, response.text()
         state = response.json()["match"]
     return state
@@ -192,41 +199,13 @@ def test_on_a_phone_in_french_the_match_page_fits_and_plays(new_context):
     assert page.evaluate("document.documentElement.scrollWidth") <= phone["width"]
 
 
-def finish_with_bots_through_api(page: Page, match_id: str, seed: int = 0) -> dict:
-    """Play the page's player's seat to the end through the API, asking the server to play the
-    bots' turns whenever it is their turn (their strategy table may still be loading)."""
-    rng = random.Random(seed)
-    state = api_match(page, match_id)
-    while state["status"] == "playing":
-        if state["turn"] != state["you"]:
-            page.wait_for_timeout(200)
-            response = page.request.post(f"/api/v1/matches/{match_id}/advance", timeout=SLOW_MS)
-            assert response.ok, response.text()
-            state = response.json()["match"]
-            continue
-        own = state["seats"][state["you"]]
-        if state["play"] and (own["rolls_left"] == 0 or rng.random() < 0.4):
-            path, body = "score", {"category": rng.choice(state["play"]["allowed"])}
-        else:
-            hold = None if own["dice"] is None else [rng.random() < 0.5 for _ in range(5)]
-            path, body = "roll", {"hold": hold}
-            if own["client_seed"] is None:
-                body["client_seed"] = "api-helper"
-        response = page.request.post(f"/api/v1/matches/{match_id}/{path}",
-                                     data={**body, "roll": state["next_action"]},
-                                     timeout=SLOW_MS)
-        assert response.ok, response.text()
-        state = response.json()["match"]
-    return state
-
-
 @pytest.mark.parametrize("ruleset", ["yatzy", "generala", "yahtzee-triple"])
 def test_a_new_sheet_against_a_bot_ends_with_every_roll_verified_in_the_page(page, ruleset):
     """Scandinavian Yatzy, Generala and triple Yahtzee are played against the computer from the
     practice page, every box of both seats filled, and "Verify the rolls" holds in the page."""
     match_id = start_from_practice_page(page, ruleset, levels=["medium"])
     roll_first_by_clicking(page)
-    final = finish_with_bots_through_api(page, match_id, seed=4)
+    final = finish_through_api(page, match_id, seed=4)
     boxes = len(final["seats"][0]["boxes"])
     assert boxes == final["rounds"] and len(final["seats"][1]["boxes"]) == boxes
     page.reload()

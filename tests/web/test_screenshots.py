@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import SCREENSHOTS
-from .player import next_action, open_game, play_turn_by_clicking, play_whole_game, wait_for_action
+from .player import open_game, play_into_a_turn, play_whole_game
 
 PHONE_390 = {"width": 390, "height": 844}
 PLAY_DATE = "2026-03-10"
@@ -32,12 +32,7 @@ def finished_page(browser, web_server):
     page = context.new_page()
     page.goto("/?lang=fr")
     open_game(page, "yahtzee")
-    for _ in range(3):
-        play_turn_by_clicking(page)
-    start = next_action(page)
-    page.locator("[data-roll]").click()
-    wait_for_action(page, start + 1)
-    page.locator('[data-die="0"]').click()
+    play_into_a_turn(page, turns=3, held=(0,))
     page.wait_for_timeout(500)
     shoot(page, "phone-play")
     game = play_whole_game(page)

@@ -13,18 +13,11 @@ from playwright.sync_api import expect
 from tests.app.logplay import Witness
 from tests.web.test_verify import failed, play_through_the_api, verify
 
+DAY_FORMAT = "2"  # the web_server fixture starts this module's dates in v2
 PLAY_DATE = "2026-03-10"
 AFTER_MINUTE = "2026-03-10T12:02:00Z"
 AFTER_REVEAL = "2026-03-11T14:00:00Z"
 WAIT_SECONDS = 60
-
-
-@pytest.fixture(scope="module")
-def web_server(make_live_server):
-    """A live server of this module's own, starting its dates in v2."""
-    server = make_live_server(workers=2, day_format="2")
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -69,3 +69,16 @@ export function detailTranslator(catalogue, lang) {
     return complete(text) ?? text.split("; ").map((part) => one(part) ?? part).join("; ");
   };
 }
+
+const CATALOGUE = new URL("../data/check-texts.json", import.meta.url);
+
+/** The detail lines' translator into `lang`, from the catalogue; `fallback` (the English
+ * lines as they are) when the catalogue cannot be loaded. */
+export async function loadDetailTranslator(lang, fallback = (detail) => detail) {
+  try {
+    const response = await fetch(CATALOGUE);
+    return detailTranslator(await response.json(), lang);
+  } catch {
+    return fallback;
+  }
+}

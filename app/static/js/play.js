@@ -4,7 +4,11 @@
 // nothing: the game starts on the first roll. A date no longer (or not yet) playable shows
 // that day's results and a way to today's challenge instead of a board.
 
-import { ApiError, errorText, postJson, request } from "./api.js";
+import { ApiError, postJson, request } from "./api.js";
+import {
+  NO_HOLD, boardParts, describe, listenToKeys, replay, showDice, showRollButton, showSheet,
+  showStatus,
+} from "./board.js";
 import { isIsoDate, localDate, localTime, longDate, msUntilTomorrow, spokenDuration } from "./dates.js";
 import { language, plural, t } from "./i18n.js";
 import { setUpSharing } from "./share.js";
@@ -15,17 +19,10 @@ const lang = language();
 const ruleset = root.dataset.ruleset;
 const upperBonus = Number(root.dataset.upperBonus);
 const threshold = Number(root.dataset.threshold);
-const diceButtons = [...root.querySelectorAll("[data-die]")];
-const rollButton = root.querySelector("[data-roll]");
-const rollLabel = root.querySelector("[data-roll-label]");
-const rollsLeftText = root.querySelector("[data-rolls-left-text]");
-const rollPips = [...root.querySelectorAll(".rolls-left i")];
-const statusLine = root.querySelector("[data-status-line]");
+const parts = boardParts(root);
 const board = root.querySelector("[data-board]");
 const endCard = root.querySelector("[data-endgame]");
-const boxButtons = [...root.querySelectorAll("[data-box]")];
-const upperBoxes = boxButtons.slice(0, 6).map((button) => button.dataset.box);
-const NO_HOLD = [false, false, false, false, false];
+const upperBoxes = parts.boxes.slice(0, 6).map((button) => button.dataset.box);
 const RETRIES = 3;
 const OPEN = "open";
 const DAY_BOARD_SIZE = 5;
@@ -63,59 +60,17 @@ function canHold() {
 // ---------- rendering ----------
 
 function renderDice() {
-  diceButtons.forEach((button, position) => {
-    const face = hasDice() ? game.dice[position] : 0;
-    const held = hasDice() && holds[position];
-    button.dataset.face = String(face);
-    button.setAttribute("aria-pressed", String(held));
-    button.disabled = !hasDice();
-    button.setAttribute("aria-disabled", String(!canHold()));
-    const label = face
-      ? t("die", { n: position + 1, face })
-      : t("dieBlank", { n: position + 1 });
-    button.setAttribute("aria-label", held ? `${label}, ${t("held")}` : label);
-  });
+  showDice(parts, hasDice() ? game.dice : null, holds, canHold());
 }
 
-function renderRollButton() {
+function renderRoll() {
   const left = canStart() ? 3 : game?.status === "playing" ? game.rolls_left : 0;
-  rollButton.setAttribute("aria-disabled", String(!canRoll()));
-  rollLabel.textContent = busy ? t("rolling") : t("roll");
-  rollsLeftText.textContent =
-    left === 0 ? t("rollsLeftNone") : plural("rollsLeft", left);
-  rollPips.forEach((pip, index) => pip.classList.toggle("spent", index >= left));
-}
-
-function boxLabel(button, state) {
-  const name = button.dataset.name;
-  if (state.filled) {
-    return plural("boxFilled", state.points, { name });
-  }
-  if (state.allowed) {
-    return plural("boxPreview", state.points, { name });
-  }
-  return state.forbidden ? t("boxForbidden", { name }) : t("boxFree", { name });
+  showRollButton(parts, { left, usable: canRoll(), busy });
 }
 
 function renderSheet() {
-  for (const button of boxButtons) {
-    const id = button.dataset.box;
-    const filled = Object.hasOwn(game.boxes, id);
-    const allowed = !filled && hasDice() && game.allowed.includes(id);
-    const forbidden = !filled && hasDice() && !allowed;
-    const points = filled ? game.boxes[id] : allowed ? game.previews[id] : null;
-    button.classList.toggle("filled", filled);
-    button.classList.toggle("free", !filled);
-    button.classList.toggle("playable", allowed);
-    button.classList.toggle("forbidden", forbidden);
-    button.disabled = !allowed;
-    button.querySelector("[data-score]").textContent =
-      points !== null ? String(points) : forbidden ? "—" : "";
-    button.setAttribute("aria-label", boxLabel(button, { filled, allowed, forbidden, points }));
-  }
-  for (const [key, value] of Object.entries(game.totals)) {
-    setText(`[data-total="${key}"]`, String(value));
-  }
+  showSheet(root, parts, { boxes: game.boxes, play: hasDice() ? game : null,
+    totals: game.totals });
 }
 
 function renderProgress() {
@@ -171,8 +126,7 @@ function guidance() {
 
 function renderStatus() {
   const kind = message.kind || (hasDice() && game.restriction ? "restriction" : "");
-  statusLine.className = `status-line${kind ? ` ${kind}` : ""}`;
-  statusLine.textContent = message.text || guidance();
+  showStatus(parts, message.text || guidance(), kind);
 }
 
 function renderRootState() {
@@ -190,7 +144,7 @@ function renderRootState() {
 function render() {
   renderRootState();
   renderDice();
-  renderRollButton();
+  renderRoll();
   if (game) {
     renderSheet();
     renderProgress();
@@ -336,19 +290,10 @@ async function showDayTop(list) {
 
 // ---------- actions ----------
 
-function describe(error) {
-  if (error instanceof ApiError && error.status === 0) {
-    return t("errorNetwork");
-  }
-  return errorText(error);
-}
-
 function tumble(previousDice, heldBefore) {
-  diceButtons.forEach((button, position) => {
+  parts.dice.forEach((button, position) => {
     if (!heldBefore[position] || previousDice === null) {
-      button.classList.remove("tumbling");
-      void button.offsetWidth;
-      button.classList.add("tumbling");
+      replay(button, "tumbling");
     }
   });
 }
@@ -445,16 +390,14 @@ async function score(box) {
   const keyboardInSheet = document.activeElement?.closest?.("[data-box]");
   const before = await act("score", { category: box });
   if (before) {
-    const button = boxButtons.find((candidate) => candidate.dataset.box === box);
-    button.classList.remove("just-filled");
-    void button.offsetWidth;
-    button.classList.add("just-filled");
+    const button = parts.boxes.find((candidate) => candidate.dataset.box === box);
+    replay(button, "just-filled");
     if (game.status === "playing") {
       message = { text: plural("scored", game.boxes[box], { name: button.dataset.name }), kind: "" };
       renderStatus();
       message = { text: "", kind: "" };
       if (keyboardInSheet) {
-        rollButton.focus();
+        parts.rollButton.focus();
       }
     }
   }
@@ -471,47 +414,15 @@ function toggleHold(position) {
 
 // ---------- input ----------
 
-function moveInSheet(from, step) {
-  const enabled = boxButtons.filter((button) => !button.disabled);
-  const index = enabled.indexOf(from);
-  const next = enabled[(index + step + enabled.length) % enabled.length];
-  next?.focus();
-}
-
-function onKeyDown(event) {
-  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || !challenge) {
-    return;
-  }
-  const target = event.target instanceof Element ? event.target : document.body;
-  if (target.closest("input, textarea, select, [contenteditable='true']")) {
-    return;
-  }
-  if (/^[1-5]$/.test(event.key)) {
-    event.preventDefault();
-    toggleHold(Number(event.key) - 1);
-    return;
-  }
-  const box = target.closest("[data-box]");
-  if (box && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
-    event.preventDefault();
-    moveInSheet(box, event.key === "ArrowDown" ? 1 : -1);
-    return;
-  }
-  if ((event.key === " " || event.key === "Enter") && !target.closest("button, a, summary")) {
-    event.preventDefault();
-    roll();
-  }
-}
-
 function wireInputs() {
-  rollButton.addEventListener("click", roll);
-  diceButtons.forEach((button, position) => {
+  parts.rollButton.addEventListener("click", roll);
+  parts.dice.forEach((button, position) => {
     button.addEventListener("click", () => toggleHold(position));
   });
-  for (const button of boxButtons) {
+  for (const button of parts.boxes) {
     button.addEventListener("click", () => score(button.dataset.box));
   }
-  document.addEventListener("keydown", onKeyDown);
+  listenToKeys(parts, { ready: () => Boolean(challenge), hold: toggleHold, roll });
   setUpSharing(endCard, shareText);
 }
 

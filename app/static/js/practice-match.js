@@ -5,8 +5,12 @@
 // game in this browser (fairness.js) from the revealed seed and the transcripts this device
 // saved as the game went.
 
-import { ApiError, errorText, getJson, postJson } from "./api.js";
-import { detailTranslator } from "./check-texts.js";
+import { ApiError, getJson, postJson } from "./api.js";
+import {
+  NO_HOLD, boardParts, describe, listenToKeys, showDice, showRollButton,
+  showSheet, showStatus,
+} from "./board.js";
+import { loadDetailTranslator } from "./check-texts.js";
 import { verifyMatchInLedger } from "./fairness.js";
 import { language, plural, t } from "./i18n.js";
 import { chosenClientSeed, randomClientSeed } from "./practice-seed.js";
@@ -14,16 +18,10 @@ import { noteClientSeed, saveMatch, savedMatch } from "./practice-store.js";
 
 const root = document.querySelector("[data-match]");
 const matchId = root.dataset.match;
-const diceButtons = [...root.querySelectorAll("[data-die]")];
-const rollButton = root.querySelector("[data-roll]");
-const rollLabel = root.querySelector("[data-roll-label]");
-const rollsLeftText = root.querySelector("[data-rolls-left-text]");
-const rollPips = [...root.querySelectorAll(".rolls-left i")];
-const statusLine = root.querySelector("[data-status-line]");
+const parts = boardParts(root);
 const hintButton = root.querySelector("[data-hint]");
 const hintText = root.querySelector("[data-hint-text]");
 const board = root.querySelector("[data-board]");
-const boxButtons = [...root.querySelectorAll("[data-box]")];
 const seedEditor = root.querySelector("[data-seed-editor]");
 const seedInput = root.querySelector("[data-client-seed]");
 const botPanel = root.querySelector("[data-opponents-panel]");
@@ -33,12 +31,10 @@ const skipButton = root.querySelector("[data-skip]");
 const endCard = root.querySelector("[data-endgame]");
 const boxNames = JSON.parse(document.getElementById("box-names").textContent);
 const levelNames = JSON.parse(document.getElementById("level-names").textContent);
-const NO_HOLD = [false, false, false, false, false];
 const RETRIES = 3;
 const PACE_MS = 700;
 const CLIENT_SEED = /^[A-Za-z0-9._~-]{1,64}$/;
 const MISTAKES_SHOWN = 3;
-const CHECK_TEXTS = new URL("../data/check-texts.json", import.meta.url);
 
 let match = null;
 let holds = [...NO_HOLD];
@@ -80,55 +76,19 @@ function seatName(seat) {
 // ---------- rendering ----------
 
 function renderDice() {
-  const dice = hasDice() ? mine().dice : null;
-  diceButtons.forEach((button, position) => {
-    const face = dice ? dice[position] : 0;
-    const held = Boolean(dice) && holds[position];
-    button.dataset.face = String(face);
-    button.setAttribute("aria-pressed", String(held));
-    button.disabled = !dice;
-    button.setAttribute("aria-disabled", String(!canHold()));
-    const label = face ? t("die", { n: position + 1, face }) : t("dieBlank", { n: position + 1 });
-    button.setAttribute("aria-label", held ? `${label}, ${t("held")}` : label);
-  });
+  showDice(parts, hasDice() ? mine().dice : null, holds, canHold());
 }
 
 function renderRoll() {
-  const left = myTurn() ? mine().rolls_left : 0;
-  rollButton.setAttribute("aria-disabled", String(!canRoll()));
-  rollLabel.textContent = busy ? t("rolling") : t("roll");
-  rollsLeftText.textContent = left === 0 ? t("rollsLeftNone") : plural("rollsLeft", left);
-  rollPips.forEach((pip, index) => pip.classList.toggle("spent", index >= left));
+  showRollButton(parts, { left: myTurn() ? mine().rolls_left : 0, usable: canRoll(), busy });
   hintButton.hidden = !match.hints;
   hintButton.disabled = busy || !hasDice();
 }
 
 function renderSheet() {
   const seat = mine();
-  const play = hasDice() ? match.play : null;
-  for (const button of boxButtons) {
-    const id = button.dataset.box;
-    const filled = Object.hasOwn(seat.boxes, id);
-    const allowed = !filled && play !== null && play.allowed.includes(id);
-    const forbidden = !filled && play !== null && !allowed;
-    const points = filled ? seat.boxes[id] : allowed ? play.previews[id] : null;
-    button.classList.toggle("filled", filled);
-    button.classList.toggle("free", !filled);
-    button.classList.toggle("playable", allowed);
-    button.classList.toggle("forbidden", forbidden);
-    button.disabled = !allowed || busy;
-    button.querySelector("[data-score]").textContent =
-      points !== null ? String(points) : forbidden ? "—" : "";
-    const name = button.dataset.name;
-    button.setAttribute("aria-label", filled ? plural("boxFilled", points, { name })
-      : allowed ? plural("boxPreview", points, { name })
-        : forbidden ? t("boxForbidden", { name }) : t("boxFree", { name }));
-  }
-  for (const [key, value] of Object.entries(seat.totals)) {
-    for (const element of root.querySelectorAll(`[data-total="${key}"]`)) {
-      element.textContent = String(value);
-    }
-  }
+  showSheet(root, parts, { boxes: seat.boxes, play: hasDice() ? match.play : null,
+    totals: seat.totals, locked: busy });
   const turn = Math.min(Object.keys(seat.boxes).length + 1, match.rounds);
   root.querySelector("[data-turn-short]").textContent =
     match.status === "playing" ? t("turnOf", { turn, turns: match.rounds }) : "";
@@ -178,8 +138,7 @@ function guidance() {
 }
 
 function renderStatus() {
-  statusLine.className = `status-line${message.kind ? ` ${message.kind}` : ""}`;
-  statusLine.textContent = message.text || guidance();
+  showStatus(parts, message.text || guidance(), message.kind);
 }
 
 function render() {
@@ -323,16 +282,6 @@ function choiceText(choice) {
   return t("keepDice", { dice: choice.keep.length ? choice.keep.join(" ") : t("keepNothing") });
 }
 
-/** The check detail lines in the page language (English ones if the catalogue cannot load). */
-async function detailsInPageLanguage() {
-  try {
-    const response = await fetch(CHECK_TEXTS);
-    return detailTranslator(await response.json(), language());
-  } catch {
-    return (detail) => detail;
-  }
-}
-
 /** Recompute the game in this browser: the saved transcripts against the published result. */
 async function verify() {
   const verdict = endCard.querySelector("[data-verdict]");
@@ -346,7 +295,7 @@ async function verify() {
   const answer = { result: match.result, seats: transcripts.map((transcript) => ({ transcript })) };
   const noted = saved ? { commitment: saved.commitment, clientSeed: saved.my_client_seed } : {};
   const checks = await verifyMatchInLedger(entries, answer, noted);
-  const translate = await detailsInPageLanguage();
+  const translate = await loadDetailTranslator(language());
   list.replaceChildren(...checks.map((check) => {
     const item = document.createElement("li");
     const state = check.ok === true ? "ok" : check.ok === false ? "fail" : "skip";
@@ -372,13 +321,6 @@ async function verify() {
 }
 
 // ---------- actions ----------
-
-function describe(error) {
-  if (error instanceof ApiError && error.status === 0) {
-    return t("errorNetwork");
-  }
-  return errorText(error);
-}
 
 async function adopt(state, { animateFrom = null } = {}) {
   const endedNow = match?.status === "playing" && state.status !== "playing";
@@ -499,44 +441,19 @@ function toggleHold(position) {
 
 // ---------- input ----------
 
-function moveInSheet(from, step) {
-  const enabled = boxButtons.filter((button) => !button.disabled);
-  const index = enabled.indexOf(from);
-  enabled[(index + step + enabled.length) % enabled.length]?.focus();
-}
-
-function onKeyDown(event) {
-  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || !match) {
-    return;
-  }
-  const target = event.target instanceof Element ? event.target : document.body;
-  if (target.closest("input, textarea, select, [contenteditable='true']")) {
-    return;
-  }
-  const key = event.key.toLowerCase();
-  if (/^[1-5]$/.test(key)) {
-    event.preventDefault();
-    toggleHold(Number(key) - 1);
-  } else if (key === "h") {
-    event.preventDefault();
-    hint();
-  } else if (key === "s" && replaying) {
-    event.preventDefault();
+/** The S key skips the computer's moves while they play back. */
+function skipKey() {
+  if (replaying) {
     skipButton.click();
-  } else if (target.closest("[data-box]") && (key === "arrowdown" || key === "arrowup")) {
-    event.preventDefault();
-    moveInSheet(target.closest("[data-box]"), key === "arrowdown" ? 1 : -1);
-  } else if ((key === " " || key === "enter") && !target.closest("button, a, summary")) {
-    event.preventDefault();
-    roll();
   }
+  return replaying;
 }
 
 function wireInputs() {
-  rollButton.addEventListener("click", roll);
+  parts.rollButton.addEventListener("click", roll);
   hintButton.addEventListener("click", hint);
-  diceButtons.forEach((button, position) => button.addEventListener("click", () => toggleHold(position)));
-  for (const button of boxButtons) {
+  parts.dice.forEach((button, position) => button.addEventListener("click", () => toggleHold(position)));
+  for (const button of parts.boxes) {
     button.addEventListener("click", () => score(button.dataset.box));
   }
   root.querySelector("[data-new-seed]").addEventListener("click", () => {
@@ -549,7 +466,10 @@ function wireInputs() {
       verdict.textContent = describe(error);
     });
   });
-  document.addEventListener("keydown", onKeyDown);
+  listenToKeys(parts, {
+    ready: () => match !== null, hold: toggleHold, roll,
+    more: { h: () => { hint(); return true; }, s: skipKey },
+  });
 }
 
 async function start() {
@@ -558,7 +478,7 @@ async function start() {
   try {
     match = (await getJson(`/matches/${encodeURIComponent(matchId)}`)).match;
   } catch (error) {
-    statusLine.textContent = describe(error);
+    parts.statusLine.textContent = describe(error);
     return;
   }
   if (match.you === null) {

@@ -3,7 +3,7 @@
 // this device when there are any. No verdict of the server is used.
 
 import { ApiError, errorText, getJson } from "./api.js";
-import { detailTranslator } from "./check-texts.js";
+import { loadDetailTranslator } from "./check-texts.js";
 import { longDate, utcTime } from "./dates.js";
 import { RECEIPT_V2_TYPE, verifyGame, verifyReceiptInLog } from "./fairness.js";
 import { language, plural, t } from "./i18n.js";
@@ -24,7 +24,6 @@ const GAME_ID = /[0-9a-f]{32}/i;
 
 const sheetNames = JSON.parse(document.getElementById("sheet-names").textContent);
 const boxNames = JSON.parse(document.getElementById("box-names").textContent);
-const CHECK_TEXTS = new URL("../data/check-texts.json", import.meta.url);
 let translateDetail = (detail) => detail;
 
 function sheetName(ruleset) {
@@ -186,16 +185,6 @@ function showChecks(checks, receipt) {
     failed === 0 ? t("allGood") : plural("failed", failed);
 }
 
-/** The translator of detail lines into the page language (English lines if it cannot load). */
-async function detailsInPageLanguage() {
-  try {
-    const response = await fetch(CHECK_TEXTS);
-    return detailTranslator(await response.json(), lang);
-  } catch {
-    return translateDetail;
-  }
-}
-
 async function revealTime(date) {
   try {
     const data = await getJson(`/challenges?date=${encodeURIComponent(date)}`);
@@ -267,7 +256,7 @@ async function checkGame(id) {
     return;
   }
   source.textContent = data.local ? t("sourceLocal") : t("sourcePublic");
-  translateDetail = await detailsInPageLanguage();
+  translateDetail = await loadDetailTranslator(lang, translateDetail);
   const checks = await verifyGame({
     ledger: entries,
     receipt: data.receipt,
