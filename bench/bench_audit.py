@@ -4,7 +4,8 @@
     .venv/bin/python bench/bench_audit.py --games 10000 --sheet yacht
 
 It makes a revealed day on the core (bench/dayfixture.py: random legal games, signed receipts,
-a ledger with the epoch entry and the reveals; no HTTP), then times:
+a ledger with the epoch entry and the reveals; no HTTP), its games parsed back from their JSON
+as an auditor downloads them, then times:
 
 - ``fairness.audit.audit_day``: the core's whole-day audit, Ed25519 by ``cryptography``;
 - ``check_day`` of app/static/verify.py, the standalone verifier, Ed25519 by ``cryptography``;
@@ -157,7 +158,10 @@ def main() -> int:
     args = parser.parse_args()
 
     generation, day = timed(lambda: make_day({args.sheet: args.games}, rng_seed=args.seed))
-    size = sum(len(json.dumps(g)) for g in day.games[args.sheet])
+    published = json.dumps(day.games[args.sheet])
+    size = len(published)
+    # the games as an auditor has them: parsed from the JSON the service publishes
+    day.games[args.sheet] = json.loads(published)
     print(f"Generated {args.games} finished {args.sheet} games of {day.date} on the core in "
           f"{generation:.1f} s ({size / 1e6:.0f} MB of game JSON, "
           f"{len(day.ledger)} ledger entries). Load average {load_average()}.")

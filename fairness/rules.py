@@ -153,7 +153,7 @@ def validate_sheet(ruleset: Ruleset, sheet: Sheet | None) -> Sheet:
 def joker_applies(ruleset: Ruleset, dice: Dice, sheet: Sheet) -> bool:
     """True when these dice are a further five-of-a-kind that the forced Joker rule places:
     every box of the five-of-a-kind kind (one per column) is already filled."""
-    return ruleset.joker and is_five_of_a_kind(dice) and _five_boxes_filled(ruleset, sheet)
+    return ruleset.joker and is_five_of_a_kind(dice) and five_boxes_filled(ruleset, sheet)
 
 
 def score(ruleset_id: str, category: str, dice, sheet: Sheet | None = None,
@@ -168,7 +168,11 @@ def score(ruleset_id: str, category: str, dice, sheet: Sheet | None = None,
     ruleset = get_ruleset(ruleset_id)
     dice = validate_dice(dice)
     sheet = validate_sheet(ruleset, sheet)
-    box = _require_category(ruleset, category)
+    return score_of_valid(ruleset, _require_category(ruleset, category), dice, sheet, first_roll)
+
+
+def score_of_valid(ruleset: Ruleset, box, dice: Dice, sheet: Sheet, first_roll: bool) -> int:
+    """``score`` for a box object of ``ruleset``, dice and a sheet already known valid."""
     if box.kind in JOKER_POINTS and joker_applies(ruleset, dice, sheet):
         return JOKER_POINTS[box.kind] * box.multiplier
     points = box.scorer(dice)
@@ -191,8 +195,17 @@ def extra_bonus(ruleset_id: str, dice, sheet: Sheet | None = None,
         return 0
     if not _five_boxes_hold_points(ruleset, sheet):
         return 0
-    multiplier = _require_category(ruleset, category).multiplier if category is not None else 1
-    return ruleset.extra_bonus * multiplier
+    box = _require_category(ruleset, category) if category is not None else None
+    return extra_bonus_of_valid(ruleset, dice, sheet, box)
+
+
+def extra_bonus_of_valid(ruleset: Ruleset, dice: Dice, sheet: Sheet, box=None) -> int:
+    """``extra_bonus`` for dice, a sheet and a box object (or None) already known valid."""
+    if not (ruleset.extra_bonus and is_five_of_a_kind(dice)):
+        return 0
+    if not _five_boxes_hold_points(ruleset, sheet):
+        return 0
+    return ruleset.extra_bonus * (box.multiplier if box is not None else 1)
 
 
 def placement(ruleset_id: str, dice, sheet: Sheet | None = None,
@@ -201,19 +214,11 @@ def placement(ruleset_id: str, dice, sheet: Sheet | None = None,
     ruleset = get_ruleset(ruleset_id)
     dice = validate_dice(dice)
     sheet = validate_sheet(ruleset, sheet)
-    free = tuple(c.id for c in ruleset.categories if c.id not in sheet)
     if not joker_applies(ruleset, dice, sheet):
-        return Placement(free)
+        return Placement(tuple(c.id for c in ruleset.categories if c.id not in sheet))
     face = dice[0]
     upper_kind = UPPER_KINDS[face - 1]
-    free_upper = tuple(c for c in free if ruleset.category(c).kind == upper_kind)
-    free_lower = tuple(c for c in free if _section(ruleset, c) == LOWER)
-    if free_upper:
-        allowed, code = free_upper, JOKER_UPPER
-    elif free_lower:
-        allowed, code = free_lower, JOKER_LOWER
-    else:
-        allowed, code = free, JOKER_UPPER_ZERO
+    allowed, code = joker_boxes(ruleset, dice, sheet)
     return Placement(
         allowed,
         code,
@@ -223,6 +228,20 @@ def placement(ruleset_id: str, dice, sheet: Sheet | None = None,
         tuple(score(ruleset.id, box, dice, sheet, first_roll) for box in allowed),
         extra_bonus(ruleset.id, dice, sheet, allowed[0] if allowed else None),
     )
+
+
+def joker_boxes(ruleset: Ruleset, dice: Dice, sheet: Sheet) -> tuple[tuple[str, ...], str]:
+    """(the free boxes the forced Joker rule allows, its code) for a further five-of-a-kind
+    on a valid sheet where the rule applies: the face's upper box, else a lower box, else any."""
+    free = tuple(c.id for c in ruleset.categories if c.id not in sheet)
+    upper_kind = UPPER_KINDS[dice[0] - 1]
+    free_upper = tuple(c for c in free if ruleset.category(c).kind == upper_kind)
+    free_lower = tuple(c for c in free if _section(ruleset, c) == LOWER)
+    if free_upper:
+        return free_upper, JOKER_UPPER
+    if free_lower:
+        return free_lower, JOKER_LOWER
+    return free, JOKER_UPPER_ZERO
 
 
 def totals(ruleset_id: str, sheet: Sheet, extra_bonus_points: int = 0) -> Totals:
@@ -254,7 +273,7 @@ def totals_of_valid(ruleset: Ruleset, sheet: Sheet, extra_bonus_points: int = 0)
     return Totals(upper, bonus, lower, extra_bonus_points)
 
 
-def _five_boxes_filled(ruleset: Ruleset, sheet: Sheet) -> bool:
+def five_boxes_filled(ruleset: Ruleset, sheet: Sheet) -> bool:
     """True when every box of the sheet's five-of-a-kind kind is filled (with points or 0)."""
     boxes = ruleset.boxes_of_kind(ruleset.five_of_a_kind_box)
     return bool(boxes) and all(box in sheet for box in boxes)

@@ -84,7 +84,15 @@ class Ruleset:
 
     def boxes_of_kind(self, kind: str | None) -> tuple[str, ...]:
         """The ids of the boxes of ``kind`` in sheet order (one per column)."""
-        return tuple(c.id for c in self.categories if c.kind == kind)
+        return self._boxes_by_kind.get(kind, ())
+
+    @cached_property
+    def _boxes_by_kind(self) -> dict[str, tuple[str, ...]]:
+        """The box ids of each kind in sheet order, built once per sheet."""
+        kinds: dict[str, tuple[str, ...]] = {}
+        for c in self.categories:
+            kinds[c.kind] = (*kinds.get(c.kind, ()), c.id)
+        return kinds
 
     @cached_property
     def _boxes_by_id(self) -> dict[str, Category]:

@@ -86,7 +86,9 @@ def _sheet(lower, upper_bonus=0, kind_box=None, extra=0, joker=False, columns=1,
             "upper_bonus": upper_bonus, "kind_box": kind_box,
             "kind_boxes": [b for b in boxes if kind_of(b) == kind_box], "extra": extra,
             "joker": joker, "columns": columns, "first_roll_bonus": first_roll_bonus or {},
-            "second_five": second_five}
+            "second_five": second_five,
+            "upper_columns": [[b for b in boxes if kind_of(b) in UPPER and multiplier(b) == k]
+                              for k in range(1, columns + 1)]}
 
 
 def kind_of(box):
@@ -189,6 +191,13 @@ def joker_applies(sheet, dice, boxes):
     return sheet["joker"] and len(set(dice)) == 1 and all(b in boxes for b in sheet["kind_boxes"])
 
 
+def further_five(sheet, dice, boxes):
+    """Five of a kind once every five-of-a-kind box is filled: only then can the sheet change
+    what the dice score (the Joker rule, the extra bonus, the doble generala's condition)."""
+    return len(set(dice)) == 1 and bool(sheet["kind_boxes"]) and \
+        all(b in boxes for b in sheet["kind_boxes"])
+
+
 def kind_boxes_hold_points(sheet, boxes):
     """Every five-of-a-kind box of the sheet holds its points (not 0)."""
     return bool(sheet["kind_boxes"]) and all(boxes.get(b) for b in sheet["kind_boxes"])
@@ -204,7 +213,7 @@ def allowed_boxes(sheet, dice, boxes):
     return upper or [box for box in free if box in sheet["lower"]] or free
 
 
-FACE_POINTS = {}  # (sheet, box, dice, first roll) -> points: the same dice recur all day
+FACE_POINTS = {}  # (sheet, box, sorted dice, first roll) -> points: the dice recur all day
 
 
 def points(sheet_id, box, dice, boxes, first_roll=False):
@@ -215,7 +224,7 @@ def points(sheet_id, box, dice, boxes, first_roll=False):
         return JOKER_POINTS[kind_of(box)] * multiplier(box)
     if box == sheet["second_five"] and not kind_boxes_hold_points(sheet, boxes):
         return 0
-    key = (sheet_id, box, tuple(dice), first_roll)
+    key = (sheet_id, box, tuple(sorted(dice)), first_roll)  # 252 multisets of five dice
     if key not in FACE_POINTS:
         worth = face_points(sheet_id, box, dice)
         if first_roll and worth:
@@ -234,13 +243,11 @@ def extra_bonus(sheet, dice, boxes, box=None):
 def totals(sheet, boxes, extra):
     """upper, upper bonus, lower, extra bonus, total; column k's upper bonus is the bonus × k
     once its upper boxes total 63 × k."""
-    upper = sum(v for k, v in boxes.items() if kind_of(k) in UPPER)
-    lower = sum(v for k, v in boxes.items() if kind_of(k) not in UPPER)
-    bonus = 0
-    for column in range(1, sheet["columns"] + 1):
-        column_upper = sum(v for k, v in boxes.items()
-                           if kind_of(k) in UPPER and multiplier(k) == column)
-        bonus += sheet["upper_bonus"] * column if column_upper >= 63 * column else 0
+    columns = [sum(boxes.get(box, 0) for box in column) for column in sheet["upper_columns"]]
+    upper = sum(columns)
+    lower = sum(boxes.values()) - upper
+    bonus = sum(sheet["upper_bonus"] * k for k, column_upper in enumerate(columns, 1)
+                if column_upper >= 63 * k)
     return upper, bonus, lower, extra, upper + bonus + lower + extra
 
 
@@ -749,9 +756,10 @@ def fast_replay(transcript, sheet_id, rolls, steps):
     The transcript's marshal bytes are cut into one piece per entry. A day's games share one
     stream, so the same piece recurs in the same replay state (rolls taken, rolls in the turn,
     dice) in many games: ``steps`` keeps, per state, what each piece does (the next state, the
-    entry's canonical JSON, the box it fills), learnt once from the entry by ``replay``'s own
-    rules. The box filled twice, a roll after the last box, and five of a kind (the Joker rule,
-    the extra bonus) depend on the whole sheet and are checked in every game.
+    entry's canonical JSON, the box it fills), learnt once by ``replay``'s rules; and, under
+    "read", what each piece says whatever the state (``read_entry``). The box filled twice, a
+    roll after the last box, and five of a kind (the Joker rule, the extra bonus) depend on the
+    whole sheet and are checked in every game.
     """
     try:
         encoded = marshal.dumps(transcript, MARSHAL_VERSION)
@@ -762,19 +770,22 @@ def fast_replay(transcript, sheet_id, rolls, steps):
         return None
     sheet = Sheet(sheet_id)
     node, texts, boxes = step_node(steps, (0, 0, None)), [], sheet.boxes
-    for index, piece in enumerate(pieces):
-        step = node.get(piece) or learn_step(steps, node, piece, transcript[index], sheet_id,
-                                             rolls)
+    for piece, entry in zip(pieces, transcript, strict=True):
+        step = node.get(piece) or learn_step(steps, node, piece, entry, sheet_id, rolls)
         if step is None:
             return None
         node, text, score = step
         texts.append(text)
         if score is not None:
-            box, worth, bonus, five, first_roll = score
-            if box in boxes or five is not None and (
-                    box not in allowed_boxes(sheet.rules, five, boxes)
-                    or worth != points(sheet_id, box, five, boxes, first_roll)
-                    or bonus != extra_bonus(sheet.rules, five, boxes, box)):
+            box, worth, bonus, five, first_roll, plain = score
+            if box in boxes:
+                return None
+            if five is not None and further_five(sheet.rules, five, boxes):
+                if (box not in allowed_boxes(sheet.rules, five, boxes)
+                        or worth != points(sheet_id, box, five, boxes, first_roll)
+                        or bonus != extra_bonus(sheet.rules, five, boxes, box)):
+                    return None
+            elif not plain:  # not what the box scores before the sheet matters
                 return None
             boxes[box], sheet.extra = worth, sheet.extra + bonus
     if sheet.full() and node[None][1]:  # rolled after the last box
@@ -805,36 +816,63 @@ def step_node(steps, state):
 
 def learn_step(steps, node, piece, entry, sheet_id, rolls):
     """The step ``entry`` makes from ``node``'s state, kept under ``piece``; None when the
-    entry does not marshal to exactly ``piece`` or is not what the rules allow there."""
+    entry does not marshal to exactly ``piece`` or is not what the rules allow there (the
+    checks of ``Sheet.roll_problem``, ``replay_roll``, ``Sheet.score_problem`` and
+    ``replay_score``)."""
+    known = steps.setdefault("read", {})
+    if piece not in known:
+        known[piece] = read_entry(piece, entry, sheet_id)
+    read = known[piece]
+    if read is None:
+        return None
+    taken, in_turn, dice = node[None]
+    if read[0] == "roll":
+        hold, got = read[1], read[2]
+        if taken >= len(rolls) or in_turn >= 3 or (dice is None and any(hold)):
+            return None
+        drawn, before = rolls[taken], dice or (0,) * 5
+        if got != tuple(before[p] if hold[p] else drawn[p] for p in range(5)):
+            return None
+        after, score = (taken + 1, in_turn + 1, got), None
+    else:  # five of a kind scores otherwise once the sheet matters: checked in every game
+        box, worth, bonus = read[1], read[2], read[3]
+        if dice is None:
+            return None
+        five = len(set(dice)) == 1
+        plain = worth == points(sheet_id, box, dice, {}, in_turn == 1) and \
+            bonus == extra_bonus(SHEETS[sheet_id], dice, {}, box)
+        if not (five or plain):
+            return None
+        after = (taken, 0, None)
+        score = (box, worth, bonus, dice if five else None, in_turn == 1, plain)
+    step = node[piece] = (step_node(steps, after), read[-1], score)
+    return step
+
+
+def read_entry(piece, entry, sheet_id):
+    """What an entry says whatever the state, with its canonical JSON last: ("roll", hold,
+    dice, text) or ("score", box, points, bonus, text); None when it does not marshal to
+    exactly ``piece`` or is not a well-formed entry (the keys and types ``replay`` requires)."""
     try:
         if marshal.dumps(entry, MARSHAL_VERSION) != b"{" + piece + b"0":
             return None
     except ValueError:
         return None
-    taken, in_turn, dice = node[None]
-    sheet, own = Sheet(sheet_id), Report()
-    sheet.rolls, sheet.rolls_in_turn, sheet.dice = taken, in_turn, dice and list(dice)
-    action, score = entry.get("action"), None
-    five = dice is not None and len(set(dice)) == 1
-    if action == "roll" and taken < len(rolls):
-        replay_roll(own, sheet, 0, entry, rolls, False)
-        after = (sheet.rolls, sheet.rolls_in_turn, tuple(sheet.dice or ()))
-    elif action == "score" and not five:  # any free box takes these dice: the sheet is moot
-        replay_score(own, sheet, 0, entry, False)
-        score = (entry["category"], entry["points"], entry["bonus"], None, False)
-        after = (taken, 0, None)
-    elif action == "score":  # well formed here; the points are checked on the whole sheet
-        if sheet.score_problem(entry) or type(entry["points"]) is not int or \
-                type(entry["bonus"]) is not int:
+    action = entry.get("action")
+    if action == "roll" and set(entry) == {"action", "hold", "dice"}:
+        hold, dice = entry["hold"], entry["dice"]
+        if not (isinstance(hold, list) and len(hold) == 5 and all(type(h) is bool for h in hold)
+                and isinstance(dice, list) and len(dice) == 5
+                and all(type(d) is int for d in dice)):
             return None
-        score = (entry["category"], entry["points"], entry["bonus"], dice, in_turn == 1)
-        after = (taken, 0, None)
-    else:
-        return None
-    if own.checks:
-        return None
-    step = node[piece] = (step_node(steps, after), canonical(entry), score)
-    return step
+        return "roll", tuple(hold), tuple(dice), canonical(entry)
+    if action == "score" and set(entry) == {"action", "category", "points", "bonus"}:
+        box, worth, bonus = entry["category"], entry["points"], entry["bonus"]
+        if not (isinstance(box, str) and box in SHEETS[sheet_id]["boxes"]
+                and type(worth) is int and type(bonus) is int):
+            return None
+        return "score", box, worth, bonus, canonical(entry)
+    return None
 
 
 def stream_rolls(seed_hex, date, sheet_id):
@@ -984,7 +1022,7 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
     kind = RECEIPT2 if reveal["type"] == REVEAL2 else RECEIPT  # v2: leaves in index order
     rolls = stream_rolls(reveal["seed"], date, sheet_id)
     failures = {name: [] for name in DAY_CHECKS}
-    leaves, results, seen, steps, played = [], [], set(), {}, 0
+    leaves, results, seen, steps, played, unverified = [], [], set(), {}, 0, []
     signed, key_ok = day_receipt_bytes(date, reveal["epoch"], sheet_id), is_hex(key, 64)
     for number, game in enumerate(games, 1):
         played = number
@@ -1037,13 +1075,16 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
         if total != receipt["total"]:
             failures["totals"].append(f"game {game_id}: recomputed {total} ≠ receipt total "
                                       f"{receipt['total']}")
-        if verify is not None and not (key_ok and verify(key, message, receipt["sig"])):
-            failures["receipt signatures"].append(
-                f"game {game_id}: sig {short(receipt['sig'])} is not a valid Ed25519 signature "
-                f"by epoch {receipt['epoch']}'s key {short(key)}")
+        if verify is not None:
+            unverified.append((game_id, message, receipt["sig"]))
+            if len(unverified) >= SIGNATURE_BATCH:
+                verify_receipts(unverified, verify, key, key_ok, reveal["epoch"],
+                                failures["receipt signatures"])
         order = receipt["index"] if kind == RECEIPT2 else game_id  # v2: the finish order
         leaves.append((order, merkle_leaf(message)))
         results.append((total, game_id, game.get("player")))
+    verify_receipts(unverified, verify, key, key_ok, reveal["epoch"],
+                    failures["receipt signatures"])
     count = len(leaves)
     indexes = sorted(order for order, _ in leaves)
     if kind == RECEIPT2 and indexes != list(range(count)):
@@ -1074,6 +1115,21 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
     if public_board is not None:
         check_leaderboard(report, public_board, board)
     return board
+
+
+# Receipt signatures are checked a batch at a time, apart from the replays: alternating one
+# Ed25519 verification with one replay costs both more (each evicts the other from the caches)
+SIGNATURE_BATCH = 256
+
+
+def verify_receipts(unverified, verify, key, key_ok, epoch, failures):
+    """Check the (game id, signed bytes, sig) waiting in ``unverified`` by ``key`` (none is
+    valid unless ``key_ok``: 64 hex digits) and empty it."""
+    for game_id, message, sig in unverified:
+        if not (key_ok and verify(key, message, sig)):
+            failures.append(f"game {game_id}: sig {short(sig)} is not a valid Ed25519 signature "
+                            f"by epoch {epoch}'s key {short(key)}")
+    unverified.clear()
 
 
 def day_receipt_bytes(date, epoch, sheet_id):

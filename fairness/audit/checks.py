@@ -74,7 +74,10 @@ def unchecked_canonical(value) -> str:
     For the whole-day audit's hot path, on values where a float cannot pass unseen: a receipt
     already checked well typed, or a transcript compared with the text the rules give.
     """
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL_ENCODER.encode(value)
+
+
+_CANONICAL_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def is_hex(value, digits: int) -> bool:

@@ -2,16 +2,19 @@
 
 Every game of a (date, sheet) draws from one stream, so the same entry recurs, in the same
 replay state, in thousands of games. A transcript is cut into its entries' exact encodings, and
-each (state, entry) step is checked by the detailed replay's own rules once, then looked up.
+each (state, entry) step is checked by the detailed replay's rules once, then looked up. What
+an entry is (its keys and types, its canonical JSON, the box it fills) does not depend on the
+state: it is read once per distinct entry.
 """
 
 import marshal
 from dataclasses import dataclass
 
 from .. import rules
+from ..game import ROLLS_PER_TURN
 from ..scoring import is_five_of_a_kind
 from .checks import unchecked_canonical
-from .replay import CachedRules, ReplayState, SharedStream
+from .replay import ROLL_KEYS, SCORE_KEYS, CachedRules, SharedStream
 
 # marshal version 2 writes no back-references and no interning marks: its bytes are a function
 # of the value alone, and it refuses every type but the exact built-in ones (no bool for an int,
@@ -19,6 +22,7 @@ from .replay import CachedRules, ReplayState, SharedStream
 MARSHAL_VERSION = 2
 _LIST, _DICT, _DICT_END = b"[", b"{", b"0"
 _BETWEEN_DICTS = _DICT_END + _DICT  # one entry's end and the next one's start
+_UNSEEN = object()
 
 
 class FastReplay:
@@ -28,12 +32,15 @@ class FastReplay:
     every ``0{``, they give one piece per entry; a piece seen before, in the same replay state
     (rolls taken, rolls in the turn, dice), is the same entry (marshal's bytes decode to one
     value only), so its step (the next state, the entry's canonical JSON, what it scores) is
-    looked up. A new piece is learnt from the entry itself, checked by the detailed replay's
-    rules, after checking that it encodes to exactly that piece. Anything the rules do not
-    give returns None, and the caller runs ``replay_checks`` to name the wrong entry.
+    looked up. A new piece is read once from its entry, after checking that the entry encodes
+    to exactly that piece: its keys and types, its canonical JSON, the box it fills. A new
+    step is then checked by the detailed replay's rules, the stream's dice with the holds or
+    the box's points, in that state. Anything the rules do not give returns None, and the
+    caller runs ``replay_checks`` to name the wrong entry.
 
     What depends on the whole sheet stays out of the steps: a box filled twice, a roll after
-    the last box, and the Joker rule and extra bonus (five of a kind only), checked per game.
+    the last box, and the Joker rule and extra bonus (a box scored on five of a kind), checked
+    per game.
     """
 
     def __init__(self, stream: SharedStream, scorer: CachedRules):
@@ -43,6 +50,8 @@ class FastReplay:
         self.ruleset = scorer.ruleset
         self.size = len(self.ruleset.categories)
         self._nodes: dict[tuple, _Node] = {}
+        self._texts: dict[bytes, bytes] = {}  # piece -> its entry's canonical JSON
+        self._entries: dict[bytes, tuple | None] = {}  # piece -> what it says (``_read``)
         self.start = self._node((0, 0, None))
 
     def run(self, transcript) -> "FastReplayed | None":
@@ -62,11 +71,15 @@ class FastReplay:
             node, text, score = step
             texts.append(text)
             if score is not None:
-                category, points, bonus, five, first_roll = score
-                if category in boxes or five is not None and (
-                        scorer.allowed(category, five, boxes) is not None
-                        or points != scorer.points(category, five, boxes, first_roll)
-                        or bonus != scorer.bonus(five, boxes, category)):
+                category, points, bonus, five, first_roll, as_if_empty = score
+                if category in boxes:
+                    return None
+                if five is not None and scorer.sheet_matters(five, boxes):
+                    if (scorer.allowed(category, five, boxes) is not None
+                            or points != scorer.points(category, five, boxes, first_roll)
+                            or bonus != scorer.bonus(five, boxes, category)):
+                        return None
+                elif not as_if_empty:  # what the box scores on any sheet is not what it says
                     return None
                 boxes[category] = points
                 extra += bonus
@@ -82,53 +95,81 @@ class FastReplay:
         return node
 
     def _learn(self, node: "_Node", piece: bytes, entry) -> tuple | None:
-        """The step ``entry`` makes from ``node``, kept under ``piece``; None when ``entry``
-        does not encode to exactly ``piece`` or is not what the rules allow there."""
+        """The step the entry encoded by ``piece`` makes from ``node`` (the next node, the
+        entry's canonical JSON, the box it fills), kept under ``piece``; None when ``piece``
+        is not a well-formed entry's exact encoding or the rules do not allow that entry there
+        (``ReplayState.roll``'s and ``.score``'s checks)."""
+        read = self._entries.get(piece, _UNSEEN)
+        if read is _UNSEEN:
+            read = self._entries[piece] = self._read(piece, entry)
+        if read is None:
+            return None
+        taken, in_turn, dice = node.state
+        if read[0] == "roll":
+            _, hold, recorded = read
+            if taken >= len(self.stream.rolls) or in_turn >= ROLLS_PER_TURN or (
+                    dice is None and any(hold)):
+                return None
+            drawn, current = self.stream.rolls[taken], dice or (0,) * 5
+            if recorded != tuple(current[p] if hold[p] else drawn[p] for p in range(5)):
+                return None
+            after, score = (taken + 1, in_turn + 1, recorded), None
+        else:  # five of a kind may score otherwise once the sheet matters: checked per game
+            _, category, points, bonus = read
+            if dice is None:
+                return None
+            as_if_empty = (points == self.scorer.points(category, dice, {}, in_turn == 1)
+                           and bonus == self.scorer.bonus(dice, {}, category))
+            if not (node.five or as_if_empty):
+                return None
+            after = (taken, 0, None)
+            score = (category, points, bonus, dice if node.five else None, in_turn == 1,
+                     as_if_empty)
+        step = node[piece] = (self._node(after), self._texts[piece], score)
+        return step
+
+    def _read(self, piece: bytes, entry) -> tuple | None:
+        """What ``entry``, encoded by ``piece``, says whatever the state: ("roll", hold, dice)
+        or ("score", box, points, bonus), its canonical JSON kept; None when it does not
+        encode to exactly ``piece`` or is not a well-formed entry (the keys, types and box
+        ``ReplayState`` requires)."""
         try:
             if marshal.dumps(entry, MARSHAL_VERSION) != _DICT + piece + _DICT_END:
                 return None
         except ValueError:
             return None
-        taken, in_turn, dice = node.state
-        sheet = ReplayState(self.ruleset, explain=False)
-        sheet.rolls_taken, sheet.rolls_in_turn, sheet.dice = taken, in_turn, dice
         action = entry.get("action")
-        five = dice is not None and is_five_of_a_kind(dice)
-        score = None
-        if action == "roll":
-            if taken >= len(self.stream.rolls):
+        if action == "roll" and entry.keys() == ROLL_KEYS:
+            hold, dice = entry["hold"], entry["dice"]
+            if not (isinstance(hold, list | tuple) and len(hold) == 5
+                    and all(type(flag) is bool for flag in hold)
+                    and isinstance(dice, list | tuple) and len(dice) == 5
+                    and all(type(die) is int for die in dice)):
                 return None
-            sheet.roll(0, entry, self.stream)
-        elif action == "score" and not five:  # the sheet does not matter: any free box
-            sheet.score(0, entry, self.scorer)
-            category = entry["category"]
-            score = (category, entry["points"], entry["bonus"], None, False)
-        elif action == "score":  # checked against the whole sheet in every game
-            if sheet.score_problem(entry, self.scorer) or not all(
-                    type(entry[key]) is int for key in ("points", "bonus")):
+            read = ("roll", tuple(hold), tuple(dice))
+        elif action == "score" and entry.keys() == SCORE_KEYS:
+            category, points, bonus = entry["category"], entry["points"], entry["bonus"]
+            if not (isinstance(category, str) and self.ruleset.category(category) is not None
+                    and type(points) is int and type(bonus) is int):
                 return None
-            score = (entry["category"], entry["points"], entry["bonus"], dice, in_turn == 1)
+            read = ("score", category, points, bonus)
         else:
             return None
-        if sheet.checks:
-            return None
-        after = (sheet.rolls_taken, sheet.rolls_in_turn, sheet.dice) if score is None else \
-            (taken, 0, None)
-        # the rules accept no float in an entry: its canonical JSON is json.dumps's text
-        text = unchecked_canonical(entry).encode("utf-8")
-        step = node[piece] = (self._node(after), text, score)
-        return step
+        # every value is a str, bool or int: its canonical JSON is json.dumps's text
+        self._texts[piece] = unchecked_canonical(entry).encode("utf-8")
+        return read
 
 
 class _Node(dict):
-    """A replay state's learnt steps: entry piece -> (next node, canonical JSON, score)."""
+    """A replay state's learnt steps: entry piece -> the next state's node."""
 
-    __slots__ = ("state",)
+    __slots__ = ("state", "five")
 
     def __init__(self, state: tuple):
-        """No step learnt yet from ``state``."""
+        """No step learnt yet from ``state``; ``five`` when its dice are five of a kind."""
         super().__init__()
         self.state = state
+        self.five = state[2] is not None and is_five_of_a_kind(state[2])
 
 
 def _pieces(encoded: bytes) -> list[bytes] | None:
@@ -136,13 +177,13 @@ def _pieces(encoded: bytes) -> list[bytes] | None:
     ``0``), or None when the bytes are not a list of as many pieces as the list holds."""
     if encoded[:1] != _LIST:
         return None
-    count = int.from_bytes(encoded[1:5], "little")
-    if count == 0:
+    length = int.from_bytes(encoded[1:5], "little")
+    if length == 0:
         return [] if len(encoded) == 5 else None
     if encoded[5:6] != _DICT or encoded[-1:] != _DICT_END:
         return None
     pieces = encoded[6:-1].split(_BETWEEN_DICTS)
-    return pieces if len(pieces) == count else None
+    return pieces if len(pieces) == length else None
 
 
 @dataclass

@@ -16,8 +16,8 @@ from ..scoring import is_five_of_a_kind
 from ..sheets import UPPER, UPPER_BONUS_THRESHOLD, get_ruleset
 from .checks import Check, dice_text, hold_text
 
-_ROLL_KEYS = frozenset({"action", "hold", "dice"})
-_SCORE_KEYS = frozenset({"action", "category", "points", "bonus"})
+ROLL_KEYS = frozenset({"action", "hold", "dice"})
+SCORE_KEYS = frozenset({"action", "category", "points", "bonus"})
 
 
 @dataclass
@@ -79,35 +79,50 @@ def replay_checks(transcript, stream: DiceStream | SharedStream, explain: bool =
 
 
 class CachedRules:
-    """The core's scoring of one sheet, cached per (box, dice): the same dice recur all day."""
+    """The core's scoring of one sheet, cached per (box, dice as a multiset, first roll): at
+    most 252 multisets of five dice, and the same dice recur all day.
+
+    Its callers pass boxes of the sheet, five dice 1..6 as a tuple, and sheets of such boxes
+    (the replay checks them first), so a further five-of-a-kind, whose points depend on the
+    sheet, is scored by the rules without validating them again.
+    """
 
     def __init__(self, ruleset_id: str):
         """Bind the cache to a sheet."""
         self.ruleset = get_ruleset(ruleset_id)
         self._points: dict = {}
-        self._upper = frozenset(c.id for c in self.ruleset.categories if c.section == UPPER)
+        self._upper = tuple(c.id for c in self.ruleset.categories if c.section == UPPER)
+        self._zeros = (0,) * len(self._upper)
+
+    def sheet_matters(self, dice: tuple, boxes: Mapping) -> bool:
+        """True when the sheet can change what ``dice`` score: a further five-of-a-kind, once
+        every box of its kind is filled. Before, the rules (the Joker rule, the extra bonus,
+        the doble generala's condition) score five of a kind as on an empty sheet."""
+        return is_five_of_a_kind(dice) and rules.five_boxes_filled(self.ruleset, boxes)
 
     def points(self, category: str, dice: tuple, boxes: Mapping, first_roll: bool = False) -> int:
         """``rules.score``: cached unless a further five-of-a-kind makes the sheet matter."""
-        if is_five_of_a_kind(dice):
-            return rules.score(self.ruleset.id, category, dice, boxes, first_roll)
-        key = (category, dice, first_roll)
+        if self.sheet_matters(dice, boxes):
+            return rules.score_of_valid(self.ruleset, self.ruleset.category(category), dice,
+                                        boxes, first_roll)
+        key = (category, tuple(sorted(dice)), first_roll)  # the order of the dice is moot
         if key not in self._points:
             self._points[key] = rules.score(self.ruleset.id, category, dice, None, first_roll)
         return self._points[key]
 
     def allowed(self, category: str, dice: tuple, boxes: Mapping) -> rules.Placement | None:
         """None when ``category`` is free and allowed, else the placement that forbids it."""
-        if self.joker(dice, boxes):
-            placement = rules.placement(self.ruleset.id, dice, boxes)
-            return None if category in placement.allowed else placement
+        if self.joker(dice, boxes) and category not in rules.joker_boxes(self.ruleset, dice,
+                                                                         boxes)[0]:
+            return rules.placement(self.ruleset.id, dice, boxes)
         return None
 
     def bonus(self, dice: tuple, boxes: Mapping, category: str | None = None) -> int:
         """``rules.extra_bonus`` for dice scored in ``category`` (zero unless five of a kind)."""
-        if not is_five_of_a_kind(dice):
+        if not self.sheet_matters(dice, boxes):
             return 0
-        return rules.extra_bonus(self.ruleset.id, dice, boxes, category)
+        box = self.ruleset.category(category) if category is not None else None
+        return rules.extra_bonus_of_valid(self.ruleset, dice, boxes, box)
 
     def joker(self, dice: tuple, boxes: Mapping) -> bool:
         """True when the forced Joker rule applies to these dice on this sheet."""
@@ -117,7 +132,7 @@ class CachedRules:
         """``rules.totals`` for a sheet whose boxes are known valid, without re-validating."""
         if self.ruleset.columns > 1:
             return rules.totals_of_valid(self.ruleset, boxes, extra_bonus_points)
-        upper = sum(points for box, points in boxes.items() if box in self._upper)
+        upper = sum(map(boxes.get, self._upper, self._zeros))
         bonus = self.ruleset.upper_bonus if upper >= UPPER_BONUS_THRESHOLD else 0
         return rules.Totals(upper, bonus, sum(boxes.values()) - upper, extra_bonus_points)
 
@@ -180,7 +195,7 @@ class ReplayState:
 
     def roll_problem(self, entry: Mapping, hold) -> str | None:
         """Why this roll is not a legal, well-formed roll entry now, or None."""
-        if set(entry) != _ROLL_KEYS:
+        if set(entry) != ROLL_KEYS:
             return f"a roll entry has exactly the keys action, dice, hold; got {sorted(entry)}"
         if not isinstance(hold, list | tuple) or len(hold) != 5 or any(
             type(flag) is not bool for flag in hold
@@ -222,7 +237,7 @@ class ReplayState:
     def score_problem(self, entry: Mapping, scorer: CachedRules) -> str | None:
         """Why this score is not a legal, well-formed score entry now, or None."""
         category = entry.get("category")
-        if set(entry) != _SCORE_KEYS:
+        if set(entry) != SCORE_KEYS:
             return (f"a score entry has exactly the keys action, bonus, category, points; "
                     f"got {sorted(entry)}")
         if self.finished:
