@@ -39,11 +39,15 @@ HISTORY_LIMIT = 1000  # games kept per player, the oldest dates dropped first
 REVEAL_LEASE = "{ledger}:reveal-lease"
 REVEAL_FAILURE = "{ledger}:reveal-failure"
 
+# A game's transcript goes back as one JSON array text (its items joined), not one reply item per
+# entry: one string for the client to read and one JSON parse, whatever the game's length.
+_TRANSCRIPT_TEXT = "'[' .. table.concat(redis.call('LRANGE', KEYS[2], 0, -1), ',') .. ']'"
+
 _LOAD_GAME = """
 local meta = redis.call('HGETALL', KEYS[1])
 if #meta == 0 then return false end
-return {meta, redis.call('LRANGE', KEYS[2], 0, -1)}
-"""
+return {meta, TRANSCRIPT}
+""".replace("TRANSCRIPT", _TRANSCRIPT_TEXT)
 
 _INDEX_GAME = """
 if redis.call('EXISTS', KEYS[2]) == 1 and redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 then
@@ -71,8 +75,8 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
 elseif ARGV[4] ~= '' then
   redis.call('HSET', KEYS[1], 'name', ARGV[4])
 end
-return {created, redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
-"""
+return {created, redis.call('HGETALL', KEYS[1]), TRANSCRIPT}
+""".replace("TRANSCRIPT", _TRANSCRIPT_TEXT)
 
 # The action's compare-and-set (replies: app/storage/cas.py). ARGV: 1 the expected version,
 # 2 the entry, 3 the receipt or '', then (issue 14) 4 the game's state after the entry, 5 the
@@ -102,16 +106,16 @@ end
 if wait then return {-1, wait} end
 if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[1])
    or (ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'state') ~= ARGV[5]) then
-  return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
+  return {redis.call('HGETALL', KEYS[1]), TRANSCRIPT}
 end
 redis.call('RPUSH', KEYS[2], ARGV[2])
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'receipt', ARGV[3]) end
 redis.call('HSET', KEYS[1], 'state', ARGV[4])
 if ARGV[6] == '1' then
-  return {1, redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
+  return {1, redis.call('HGETALL', KEYS[1]), TRANSCRIPT}
 end
 return 1
-"""
+""".replace("TRANSCRIPT", _TRANSCRIPT_TEXT)
 
 _APPEND_LEDGER = """
 if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
@@ -421,7 +425,7 @@ class Store:
             self._append_action,
             keys=[game_key(game_id), transcript_key(game_id),
                   *(action_count_key(game_id, seconds) for _, seconds in limits)],
-            args=[expected_version, _encode(entry), _encode(receipt) if receipt else "", state,
+            args=[expected_version, _entry_text(entry), _encode(receipt) if receipt else "", state,
                   claimed_state, "1" if want_game else "", len(limits),
                   *(value for limit in limits for value in limit)],
         )
@@ -711,6 +715,13 @@ def _encode(value: Mapping) -> str:
     return canonical_json(dict(value)).decode()
 
 
+def _entry_text(entry: Mapping) -> str:
+    """Canonical JSON text of a transcript entry the core made (``Game.roll``/``score``: ints,
+    booleans and strings only, so without canonical JSON's walk looking for floats; the same
+    text, once per action)."""
+    return json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def _receipt(game_id: str, text: str) -> dict:
     """A stored receipt, or CorruptRecord naming the game."""
     try:
@@ -722,10 +733,12 @@ def _receipt(game_id: str, text: str) -> dict:
     return receipt
 
 
-def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> GameRecord:
-    """A GameRecord from a script's flat HGETALL reply and LRANGE reply."""
+def _record(game_id: str, meta: Sequence[str], transcript_text: str) -> GameRecord:
+    """A GameRecord from a script's flat HGETALL reply and its transcript as one JSON array
+    text (``_TRANSCRIPT_TEXT``)."""
     fields = dict(zip(meta[::2], meta[1::2], strict=True))
     receipt = fields.get("receipt")
+    transcript = json.loads(transcript_text)
     state = fields.get("state", "")
     if not state.endswith(f'"version":{len(transcript)}}}'):
         state = ""  # not this transcript's (written by a version that did not keep it)
@@ -735,7 +748,7 @@ def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> Gam
         date=fields["date"],
         player=fields["player"],
         name=fields.get("name", ""),
-        transcript=tuple(json.loads(item) for item in transcript),
+        transcript=tuple(transcript),
         receipt=json.loads(receipt) if receipt else None,
         created_at=fields.get("created_at", ""),
         state=state,
