@@ -22,11 +22,15 @@ an https one also marks the player cookie Secure (as does a request that came ov
 ``YACHT_DAILY_RATE_LIMIT_CREATE``: games created or resumed per client address, ``60/minute``.
 ``YACHT_DAILY_RATE_LIMIT_MATCHES``: matches (practice, vs computer) created, and tables created,
 joined or started, per client address, ``30/minute;120/hour``.
-``YACHT_DAILY_RATE_LIMIT_ACTIONS``: rolls and scorings (daily games', matches' and tables', and
-matches' ``advance``) per client address, ``1200/minute``.
+``YACHT_DAILY_RATE_LIMIT_ACTIONS``: rolls and scorings of matches and tables, and matches'
+``advance``, per client address, ``1200/minute``; also, in each process's memory (no Redis),
+the daily games' action requests per client address that do not reach the compare-and-set.
+``YACHT_DAILY_RATE_LIMIT_GAME_ACTIONS``: a daily game's rolls and scorings, per game, counted by
+the action's compare-and-set, ``120/minute`` (a whole game is at most 60 actions).
 ``YACHT_DAILY_RATE_LIMIT_VERIFY``: verifications per client address, ``60/minute``.
 ``YACHT_DAILY_RATE_LIMIT_DAY_GAMES``: pages of a day's games per client address, ``120/minute``.
-Only successful (2xx) answers count against these budgets.
+Only successful (2xx) answers count against these budgets but the daily games' actions': those
+that reach the compare-and-set count per game, applied or not; the others in memory.
 ``YACHT_DAILY_RATE_LIMIT_TRANSFER``: transfer codes made or redeemed per client address,
 ``20/hour``; every attempt counts, a refused one too (it is a code guesser's budget).
 ``YACHT_DAILY_RATE_LIMIT_COSIGNATURES``: witnesses' cosignatures posted per client address,
@@ -45,6 +49,7 @@ DEFAULT_RATE_LIMITS = {
     "RATE_LIMIT_CREATE": "60/minute",
     "RATE_LIMIT_MATCHES": "30/minute;120/hour",
     "RATE_LIMIT_ACTIONS": "1200/minute",
+    "RATE_LIMIT_GAME_ACTIONS": "120/minute",
     "RATE_LIMIT_VERIFY": "60/minute",
     "RATE_LIMIT_DAY_GAMES": "120/minute",
     "RATE_LIMIT_TRANSFER": "20/hour",

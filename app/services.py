@@ -1,5 +1,6 @@
 """The service objects one app uses, built once per app from its configuration."""
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,9 @@ from app.storage.tables import TableStore
 from fairness import RULESETS
 
 EXTENSION = "yacht_daily"
+# How often a process looks for a new epoch in its data directory; a test app (TESTING), whose
+# tests add epochs between two requests, looks on every request.
+PREPARE_EVERY_SECONDS = 1.0
 
 
 @dataclass
@@ -41,19 +45,26 @@ class Services:
     epochs_seen: tuple[str, ...] = field(default=())
     matches: MatchService | None = None
     tables: TableService | None = None
+    prepare_every: float = PREPARE_EVERY_SECONDS
+    prepared_at: float = -math.inf
 
     def now(self):
         """The current time on the app's clock."""
         return self.games.clock()
 
     def prepare(self) -> None:
-        """Take on an epoch added to the data directory (``new-epoch``) and publish the epoch
-        entries the ledger lacks (cheap when nothing changed). Never reveals: that is
+        """Take on an epoch added to the data directory (``new-epoch``), looking at most once
+        every ``prepare_every`` seconds (the look lists the directory), and publish the epoch
+        entries the ledger lacks (cheap when nothing changed; after a reveal thread found the
+        ledger at odds with the secrets, a refusal on every request). Never reveals: that is
         ``reveal_runner``'s job, so that no request waits for a reveal."""
-        seen = keys.epochs_signature(self.data_dir)
-        if seen != self.epochs_seen:
-            self.secrets.adopt(keys.load(self.data_dir))
-            self.epochs_seen = seen
+        now = time.monotonic()
+        if now - self.prepared_at >= self.prepare_every:
+            seen = keys.epochs_signature(self.data_dir)
+            if seen != self.epochs_seen:
+                self.secrets.adopt(keys.load(self.data_dir))
+                self.epochs_seen = seen
+            self.prepared_at = now
         self.ledger.ensure_epoch()
 
 
@@ -93,6 +104,7 @@ def init_app(app: Flask) -> None:
         coach=coach,
         data_dir=data_dir,
         epochs_seen=keys.epochs_signature(data_dir),
+        prepare_every=0.0 if app.testing else PREPARE_EVERY_SECONDS,
         matches=matches,
         tables=TableService(TableStore(store.client), matches, TableChannel(store.client),
                             TurnClock(store.client, app.config.get("TURN_CLOCK") or time.time),

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from bench_load import (
     RULESETS,
+    UNREACHABLE_LIMIT,
     gunicorn_cpu_seconds,
     redis_cpu_seconds,
     start_gunicorn,
@@ -163,7 +164,9 @@ def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
                   workers: int) -> dict[str, Tally]:
     """Start the three servers on ``workers`` workers and run the interleaved slices."""
     env = {"REDIS_URL": redis_url, "YACHT_DAILY_DATA_DIR": str(data_dir),
-           "YACHT_DAILY_STRATEGY_DIR": str(args.tables)}
+           "YACHT_DAILY_STRATEGY_DIR": str(args.tables),
+           # counted in the compare-and-set, per game (bench_load sets the others)
+           "YACHT_DAILY_RATE_LIMIT_GAME_ACTIONS": UNREACHABLE_LIMIT}
     servers = {}
     try:
         servers[SERVICE] = start_gunicorn(workdir, workers, "sync", 1, env,
@@ -231,6 +234,7 @@ def main() -> None:
             and 1 <= args.rounds <= MAX_ROUNDS):
         parser.error(f"--players 1..{MAX_PLAYERS}, --slice up to {MAX_SLICE:g}, "
                      f"--rounds 1..{MAX_ROUNDS}")
+    args.tables = args.tables.resolve()  # the servers run in a work directory of their own
     for ruleset in DAILY_RULESETS:
         load_or_build(args.tables, ruleset)
     workdir = Path(tempfile.mkdtemp(prefix="yd-overhead-", dir="/tmp"))

@@ -8,7 +8,7 @@ import json
 import re
 from functools import lru_cache
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, g, jsonify, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -266,10 +266,13 @@ def score(game_id: str):
 
 
 def _act(game_id: str, number: int, action, token: str | None) -> Played:
-    """Apply an action to the caller's game."""
+    """Apply an action to the caller's game; ``g.action_count`` tells the rate limits whether
+    its compare-and-set counted it (observability/limits.py)."""
     if not GAME_ID.fullmatch(game_id):
         raise game_not_found()
-    return services().games.act(game_id, players.current_player(), number, action, token)
+    games = services().games
+    g.action_count = counted = games.counted_once()
+    return games.act(game_id, players.current_player(), number, action, token, counted)
 
 
 @bp.get("/games/<game_id>/share")

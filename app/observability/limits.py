@@ -1,5 +1,7 @@
-"""Rate limits per client address on game creation, actions, verification, the heavy read
-of a day's games, transfer codes and witnesses' cosignatures, in the same Redis.
+"""Rate limits: per client address on game creation, matches' and tables' actions,
+verification, the heavy read of a day's games, transfer codes and witnesses' cosignatures, in
+the same Redis; per game on the daily games' actions, counted by the action's own
+compare-and-set.
 
 A refused request gets a 429 with Retry-After. Only answers that did something count (2xx): a
 404 on a junk id, a 400 on bad input, a 409, a 304 or a 429 spend nothing, so one client's
@@ -7,14 +9,24 @@ mistakes do not eat the budget that everyone behind the same NAT shares; the tra
 budget counts every attempt (a refused redemption is what a code guesser spends), and so does
 the cosignatures' (each refused one still cost a signature check). A request is
 counted as it arrives, in one Redis round trip that also refuses it past the limit, and an
-answer that did nothing gives its count back (a second round trip, only then). Actions, the
-hot path, are counted by ``ActionBudget`` straight on Flask-Limiter's storage and strategy (the
-same windows, keys and fallback), without Flask-Limiter's per-request evaluation, which runs
-twice (its hook and its decorator) and cost as much CPU as the count's round trip. The counts
-are shared by every worker and every replica through Redis; if Redis is down, each process
+answer that did nothing gives its count back (a second round trip, only then). Matches' and
+tables' actions are counted by ``ActionBudget`` straight on Flask-Limiter's storage and strategy
+(the same windows, keys and fallback), without Flask-Limiter's per-request evaluation, which
+cost as much CPU as the count's round trip.
+
+A daily game's action (issue 14) costs no round trip of its own: the compare-and-set script
+counts it in a fixed window under the game's hash tag (``RATE_LIMIT_GAME_ACTIONS``, per game,
+``GameService.action_limits``), which holds on Redis Cluster, and refuses it past the limit with
+nothing written. A legit game has a bounded number of actions, and a client address's games are
+bounded by the creation limit, so the per-game limit also bounds what one address can make the
+store write. The daily games' action requests that never reach the compare-and-set (stale
+numbers, bad bodies, junk ids, repeats served from the cache) are counted by ``ProcessGuard``,
+per address in this process's memory (``RATE_LIMIT_ACTIONS``, no Redis): a flood of them is
+refused without taking the process's time, and honest play never spends that budget.
+
+The counts in Redis are shared by every worker and every replica; if Redis is down, each process
 counts in memory until it is back. Behind a proxy the client address is the one the proxy
-reports (``PROXY_HOPS``).
-"""
+reports (``PROXY_HOPS``)."""
 
 import functools
 import logging
@@ -31,20 +43,22 @@ from limits.strategies import FixedWindowRateLimiter
 from redis.exceptions import RedisClusterException
 from werkzeug.exceptions import TooManyRequests
 
-from app.services import redis_url
+from app.services import EXTENSION, redis_url
 
 API = "/api/v1"
 CREATE_RULE = f"{API}/games"
 MATCH_CREATE_RULES = (f"{API}/matches", f"{API}/tables", f"{API}/tables/<table>/join",
                       f"{API}/tables/<table>/start")
-ACTION_RULE = re.compile(rf"^{re.escape(API)}/(games/<[^>]+>/(roll|score)|"
-                         rf"matches/<[^>]+>/(roll|score|advance)|tables/<[^>]+>/(roll|score))$")
+GAME_ACTION_RULE = re.compile(rf"^{re.escape(API)}/games/<[^>]+>/(roll|score)$")
+ACTION_RULE = re.compile(rf"^{re.escape(API)}/(matches/<[^>]+>/(roll|score|advance)|"
+                         rf"tables/<[^>]+>/(roll|score))$")
 VERIFY_RULE = f"{API}/verify"
 DAY_GAMES_RULE = f"{API}/days/<date>/<ruleset>/games"
 TRANSFER_RULES = (f"{API}/me/transfer", f"{API}/me/transfer/redeem")
 COSIGNATURE_RULE = f"{API}/logs/<date>/<sheet>/cosignatures"
-KINDS = ("create", "match-create", "action", "verify", "day-games", "transfer", "cosignature")
-UNREFUNDED = ("transfer", "cosignature")
+KINDS = ("create", "match-create", "game-action", "action", "verify", "day-games", "transfer",
+         "cosignature")
+UNREFUNDED = ("transfer", "cosignature", "game-action")
 STORAGE_TIMEOUT = 2.0
 LIMITER_EXTENSION = "yacht_daily_limiter"
 MEMORY_STORAGE = "memory://"
@@ -60,8 +74,8 @@ def storage_uri(url: str) -> str:
 
 
 def limited_endpoints(app) -> dict[str, str]:
-    """The endpoints of game creation, actions, verification, a day's games, transfer codes and
-    cosignatures, by kind."""
+    """The endpoints of game creation, daily games' actions, the other actions, verification, a
+    day's games, transfer codes and cosignatures, by kind."""
     found = {}
     for rule in app.url_map.iter_rules():
         methods = rule.methods or ()
@@ -69,6 +83,8 @@ def limited_endpoints(app) -> dict[str, str]:
             found[rule.endpoint] = "create"
         elif "POST" in methods and rule.rule in MATCH_CREATE_RULES:
             found[rule.endpoint] = "match-create"
+        elif "POST" in methods and GAME_ACTION_RULE.match(rule.rule):
+            found[rule.endpoint] = "game-action"
         elif "POST" in methods and ACTION_RULE.match(rule.rule):
             found[rule.endpoint] = "action"
         elif "POST" in methods and rule.rule == VERIFY_RULE:
@@ -115,14 +131,22 @@ def init_app(app) -> None:
         limiter = Limiter(get_remote_address, app=app)
     # The limit decorators hold the limiter weakly: the app keeps it alive.
     app.extensions[LIMITER_EXTENSION] = limiter
+    # Flask-Limiter's own before_request hook finds nothing to count here (no default or
+    # application limits; each limited view's decorator counts it), yet costs every request its
+    # evaluation: off.
+    app.before_request_funcs[None].remove(limiter._check_request_limit)
+    app.extensions[EXTENSION].games.action_limits = game_action_limits(
+        app.config["RATE_LIMIT_GAME_ACTIONS"])
     # Rolls and scorings share one budget, and so do making and redeeming transfer codes;
     # creation, verification and day pages have their own. Each request is counted as it comes
     # (one Redis round trip, INCR, which also refuses it past the limit); an answer that is not a
     # 2xx gives its count back (refund_unsuccessful), except on the transfer codes' budget.
     actions = ActionBudget(limiter, app.config["RATE_LIMIT_ACTIONS"])
+    guard = ProcessGuard(app.config["RATE_LIMIT_ACTIONS"])
     decorators = {
         "create": limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"]),
         "match-create": limiter.limit(app.config["RATE_LIMIT_MATCHES"], methods=["POST"]),
+        "game-action": guard.guarded,
         "action": actions.counted,
         "verify": limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"]),
         # HEAD runs the whole view too (Flask answers it with GET's): limited alike.
@@ -135,13 +159,6 @@ def init_app(app) -> None:
     }
     for endpoint, kind in endpoints.items():
         app.view_functions[endpoint] = decorators[kind](app.view_functions[endpoint])
-
-    action_endpoints = {endpoint for endpoint, kind in endpoints.items() if kind == "action"}
-
-    @limiter.request_filter
-    def counted_by_action_budget() -> bool:
-        """Flask-Limiter skips the actions at once: ActionBudget alone counts them."""
-        return request.endpoint in action_endpoints
 
     refundable = {endpoint for endpoint, kind in endpoints.items() if kind not in UNREFUNDED}
 
@@ -166,15 +183,59 @@ def init_app(app) -> None:
         return response
 
 
+def game_action_limits(rule: str) -> tuple[tuple[int, int], ...]:
+    """(amount, seconds) of each window of ``rule`` (``120/minute``, ``;``-separated), as the
+    compare-and-set counts them."""
+    return tuple((item.amount, item.get_expiry()) for item in parse_many(rule))
+
+
 RETRY_AFTER = "yacht_daily_retry_after"
 COUNTED = "yacht_daily_actions_counted"
+ACTION_COUNT = "action_count"  # the route's CountedOnce (app/api/routes.py)
+
+
+class ProcessGuard:
+    """A per-address count, in this process's memory (``limits``' in-memory fixed windows:
+    microseconds, no Redis), of the daily games' action requests that did not reach their
+    compare-and-set (which counts the others per game): stale numbers, bad bodies, junk ids,
+    repeats served from the cache. Past ``rule``, every action request from that address is a
+    429 until the window ends, so such a flood cannot take this process's time; honest play
+    never spends it."""
+
+    SCOPE = "game-actions"
+
+    def __init__(self, rule: str):
+        """Count in memory against ``rule``."""
+        self.items = parse_many(rule)
+        self.strategy = FixedWindowRateLimiter(MemoryStorage())
+
+    def guarded(self, view):
+        """``view`` refused with a 429 while its address is past the rule, and counted after
+        unless its compare-and-set counted it."""
+        @functools.wraps(view)
+        def guarded_view(*args, **kwargs):
+            """Check the address's count, serve the request, count it if Redis did not."""
+            address = get_remote_address()
+            for item in self.items:
+                if not self.strategy.test(item, self.SCOPE, address):
+                    reset = self.strategy.get_window_stats(item, self.SCOPE, address).reset_time
+                    g.setdefault(RETRY_AFTER, max(1, math.ceil(reset - time.time())))
+                    raise TooManyRequests(f"Rate limit exceeded: {item}")
+            try:
+                return view(*args, **kwargs)
+            finally:
+                counted = g.get(ACTION_COUNT)
+                if counted is None or not counted.reached:
+                    for item in self.items:
+                        self.strategy.hit(item, self.SCOPE, address)
+        return guarded_view
 
 
 class ActionBudget:
-    """The rolls' and scorings' shared budget per client address: each request counted once as
-    it arrives (one INCR per limit on the limiter's storage, which also refuses past the limit),
-    given back by ``refund`` when its answer did nothing. While that storage fails, the process
-    counts in memory."""
+    """The matches' and tables' actions' shared budget per client address: each request counted
+    once as it arrives (one INCR per limit on the limiter's storage, which also refuses past the
+    limit), given back by ``refund`` when its answer did nothing. While that storage fails, the
+    process counts in memory."""
 
     SCOPE = "actions"
 

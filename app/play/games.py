@@ -24,7 +24,7 @@ from app.ledger.days import DayWindow, day_window
 from app.ledger.keys import Secrets
 from app.ledger.service import LedgerService
 from app.play.compact import game_from_state, state_text
-from app.storage.store import GameMissing, GameRecord, GameSealed, Store
+from app.storage.store import ActionLimited, GameMissing, GameRecord, GameSealed, Store
 from fairness import (
     ChainError,
     DiceStream,
@@ -111,6 +111,31 @@ def date_revealed(date: str) -> ApiError:
     return ApiError(409, "day-closed", f"The {date} challenge is revealed: no more actions.")
 
 
+def too_many_actions(retry_after: int) -> ApiError:
+    """The 429 for an action past its game's rate limit (nothing written)."""
+    error = ApiError(429, "too-many-requests",
+                     f"This game has taken as many actions as its limit allows for now; try "
+                     f"again in {retry_after} s.")
+    error.headers["Retry-After"] = str(retry_after)
+    return error
+
+
+class CountedOnce:
+    """The game's action limits to count on one request's first compare-and-set only: a retry
+    within the request (another worker had moved the game) is the same action. ``reached``
+    tells whether the request got that far (then Redis counted it)."""
+
+    def __init__(self, limits: tuple[tuple[int, int], ...]):
+        """Hold the limits until taken."""
+        self.limits = limits
+        self.reached = False
+
+    def take(self) -> tuple[tuple[int, int], ...]:
+        """The limits the first time, nothing afterwards."""
+        limits, self.limits, self.reached = self.limits, (), True
+        return limits
+
+
 class GameConflict(ApiError):
     """A 409 about a game's state: stale action number or a move the rules refuse now.
 
@@ -149,6 +174,9 @@ class GameService:
         self._streams: OrderedDict[tuple[str, str], DiceStream] = OrderedDict()
         self._first_games_noted: set[int] = set()
         self.finish_listeners: list[Callable[[GameRecord], None]] = []  # the coach's skill board
+        # Each game's action limits, (amount, seconds), counted by the compare-and-set itself
+        # (observability/limits.py sets them when rate limits are on).
+        self.action_limits: tuple[tuple[int, int], ...] = ()
 
     def window(self, date: str) -> DayWindow:
         """The date's window with this service's grace."""
@@ -217,7 +245,7 @@ class GameService:
         return player is not None and self.game_id(player, record.date, record.ruleset) == record.id
 
     def act(self, game_id: str, player: str | None, number: int, action: Roll | Score,
-            token: str | None = None) -> Played:
+            token: str | None = None, counted: CountedOnce | None = None) -> Played:
         """Apply ``action`` as action number ``number`` of the game, exactly once.
 
         A repeat of an applied action returns the game as that action left it; any other
@@ -225,11 +253,14 @@ class GameService:
         hold (say Redis lost it) is a 404, and a game its date's reveal has read a 409
         ``day-closed`` even when this process's clock lags: the compare-and-set refuses it,
         with nothing written. ``token``, the compact state of the answer the client holds,
-        spares a process without a current copy of the game the read before the write.
+        spares a process without a current copy of the game the read before the write. The
+        first compare-and-set counts the action against the game's ``action_limits`` (``counted``
+        tells the caller whether it ran): past one, a 429 with nothing written.
         """
+        counted = counted or self.counted_once()
         played = self._cached(game_id)
         if token and (played is None or played.record.version != number):
-            applied = self._act_on_token(game_id, player, number, action, token)
+            applied = self._act_on_token(game_id, player, number, action, token, counted)
             if applied is not None:
                 return applied
             played = self._cached(game_id)
@@ -266,14 +297,8 @@ class GameService:
             logged = next_game.finished and self.logs.is_logged(played.record.date)
             if next_game.finished and not logged:
                 receipt = self.ledger.sign_receipt(played.record, next_game)
-            try:
-                applied, current = self.store.append_action(game_id, version, entry, receipt,
-                                                            state)
-            except GameMissing:  # Redis lost it (e.g. a restart without persistence)
-                self._forget(game_id)
-                raise game_not_found() from None
-            except GameSealed:
-                raise date_revealed(played.record.date) from None
+            applied, current = self._append(game_id, played.record.date, version, entry,
+                                            receipt, state, limits=counted.take())
             if applied:
                 record = replace(played.record, transcript=(*played.record.transcript, entry),
                                  state=state)
@@ -291,8 +316,12 @@ class GameService:
             played, fresh = self._remember(current), True
         raise GameConflict("busy", "The game changed too often meanwhile; try again.", played)
 
+    def counted_once(self) -> CountedOnce:
+        """The counting of one action request against its game's limits."""
+        return CountedOnce(self.action_limits)
+
     def _act_on_token(self, game_id: str, player: str | None, number: int,
-                      action: Roll | Score, token: str) -> Played | None:
+                      action: Roll | Score, token: str, counted: CountedOnce) -> Played | None:
         """Apply the action to the state ``token`` claims, in one round trip: the
         compare-and-set writes only if the stored state is exactly the token. None when the
         token cannot serve (malformed, another game's or version's, the rules refuse the action
@@ -314,19 +343,29 @@ class GameService:
             return None
         if next_game.finished:
             return None
-        try:
-            applied, record = self.store.append_action(
-                game_id, number, next_game.transcript[-1], None, state_text(next_game, number + 1),
-                claimed_state=token, want_game=True)
-        except GameMissing:
-            self._forget(game_id)
-            raise game_not_found() from None
-        except GameSealed:
-            raise date_revealed(date) from None
+        applied, record = self._append(
+            game_id, date, number, next_game.transcript[-1], None,
+            state_text(next_game, number + 1), claimed_state=token, want_game=True,
+            limits=counted.take())
         if not applied:
             self._remember(record)
             return None
         return self._remember(record, replace(next_game, transcript=record.transcript))
+
+    def _append(self, game_id: str, date: str, version: int, entry, receipt, state: str,
+                **options) -> tuple[bool, GameRecord | None]:
+        """The store's compare-and-set (``Store.append_action``), its refusals as the API's: a
+        game Redis lost is a 404 (and forgotten), one its date's reveal has read a 409
+        ``day-closed``, one past its action limit a 429."""
+        try:
+            return self.store.append_action(game_id, version, entry, receipt, state, **options)
+        except GameMissing:  # Redis lost it (e.g. a restart without persistence)
+            self._forget(game_id)
+            raise game_not_found() from None
+        except GameSealed:
+            raise date_revealed(date) from None
+        except ActionLimited as limited:
+            raise too_many_actions(limited.retry_after) from None
 
     def _as_after(self, played: Played, number: int) -> Played:
         """The game as action ``number`` left it (the answer that action got)."""

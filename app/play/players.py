@@ -108,6 +108,15 @@ class PlayerCookie(SecureCookieSessionInterface):
         return bool(session.permanent and (
             signed_at is None or time.time() - signed_at > RESIGN_AFTER_SECONDS))
 
+    def save_session(self, app: Flask, session, response) -> None:
+        """Flask's, but for the usual answer — a session neither changed nor due for signing
+        again — which only needs ``Vary: Cookie`` (read as a string, not parsed as a set)."""
+        if session and not self.should_set_cookie(app, session):
+            if session.accessed and "cookie" not in response.headers.get("Vary", "").lower():
+                response.vary.add("Cookie")
+            return
+        super().save_session(app, session, response)
+
     def get_cookie_secure(self, app: Flask) -> bool:
         """Secure if configured so, if the public URL is https, or if this request is."""
         public_url = app.config.get("PUBLIC_URL") or ""

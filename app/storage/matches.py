@@ -25,6 +25,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from app.storage.cas import APPLIED, MISSING, compare_and_set
 from fairness import canonical_json
 
 MATCH_HISTORY_LIMIT = 200
@@ -42,7 +43,8 @@ redis.call('EXPIRE', KEYS[1], ARGV[1])
 return 1
 """
 
-# ARGV: version, ttl, #entries, entries..., then field/value pairs to set.
+# ARGV: version, ttl, #entries, entries..., then field/value pairs to set. Replies as every
+# compare-and-set's (app/storage/cas.py).
 _ADVANCE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 if redis.call('HGET', KEYS[1], 'status') ~= 'playing' or
@@ -168,13 +170,13 @@ class MatchStore:
         """
         entries = [_encode(action.to_json()) for action in actions]
         flat = [item for pair in fields.items() for item in pair]
-        reply = self._advance(keys=[match_key(match_id), log_key(match_id)],
-                              args=[version, ttl, len(entries), *entries, *flat])
-        if reply is None:
+        reply = compare_and_set(self._advance, keys=[match_key(match_id), log_key(match_id)],
+                                args=[version, ttl, len(entries), *entries, *flat])
+        if reply.outcome == MISSING:
             raise MatchMissing(match_id)
-        if reply == 1:
+        if reply.outcome == APPLIED:
             return None
-        return _record(match_id, *reply)
+        return _record(match_id, reply.fields, reply.log)
 
     def activity(self, match_ids: Sequence[str]) -> list[tuple[str, str] | None]:
         """(status, last action time) of each match, None for one Redis does not hold."""

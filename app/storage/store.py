@@ -1,15 +1,13 @@
 """Redis storage: games, day indexes, leaderboards and the ledger.
 
 Every key carries a hash tag and no command or script spans two tags, so the same code runs on
-Redis Cluster: ``{g:<id>}`` (a game's record and transcript), ``{d:<date>}`` (a date's game
-index, leaderboards, its format and day's logs — ``app/storage/daylog.py`` — and, once revealed,
-receipt trees in chunks), ``{ledger}`` (the ledger, each epoch's first game time, the reveal and
-log leases and the last reveal failure),
-``{p:<pseudonym>}`` (a player's history) and ``{x:<code>}`` (a transfer code). No reply or
-argument list grows with a day's games: days are read in pages and written in chunks.
-A game's version is the length of its transcript; every action is one compare-and-set script
-on it. Values are canonical JSON.
-"""
+Redis Cluster: ``{g:<id>}`` (a game's record, transcript and action counts), ``{d:<date>}`` (a
+date's game index, leaderboards, its format and day's logs — ``app/storage/daylog.py`` — and,
+once revealed, receipt trees in chunks), ``{ledger}`` (the ledger, each epoch's first game
+time, the reveal and log leases and the last reveal failure), ``{p:<pseudonym>}`` (a player's
+history) and ``{x:<code>}`` (a transfer code). No reply or argument list grows with a day's
+games: days are read in pages and written in chunks. A game's version is the length of its
+transcript; every action is one compare-and-set script on it. Values are canonical JSON."""
 
 import datetime as dt
 import json
@@ -24,6 +22,7 @@ from redis.commands.core import Script
 from redis.connection import Encoder
 from redis.retry import Retry
 
+from app.storage.cas import APPLIED, LIMITED, MISSING, SEALED, compare_and_set
 from fairness import canonical_json
 from fairness.sheets import ANY_DAILY_RULESETS
 
@@ -40,11 +39,15 @@ HISTORY_LIMIT = 1000  # games kept per player, the oldest dates dropped first
 REVEAL_LEASE = "{ledger}:reveal-lease"
 REVEAL_FAILURE = "{ledger}:reveal-failure"
 
+# A game's transcript goes back as one JSON array text (its items joined), not one reply item per
+# entry: one string for the client to read and one JSON parse, whatever the game's length.
+_TRANSCRIPT_TEXT = "'[' .. table.concat(redis.call('LRANGE', KEYS[2], 0, -1), ',') .. ']'"
+
 _LOAD_GAME = """
 local meta = redis.call('HGETALL', KEYS[1])
 if #meta == 0 then return false end
-return {meta, redis.call('LRANGE', KEYS[2], 0, -1)}
-"""
+return {meta, TRANSCRIPT}
+""".replace("TRANSCRIPT", _TRANSCRIPT_TEXT)
 
 _INDEX_GAME = """
 if redis.call('EXISTS', KEYS[2]) == 1 and redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 then
@@ -72,28 +75,47 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
 elseif ARGV[4] ~= '' then
   redis.call('HSET', KEYS[1], 'name', ARGV[4])
 end
-return {created, redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
-"""
+return {created, redis.call('HGETALL', KEYS[1]), TRANSCRIPT}
+""".replace("TRANSCRIPT", _TRANSCRIPT_TEXT)
 
-# The action's compare-and-set. ARGV: 1 the expected version, 2 the entry, 3 the receipt or '',
-# then (issue 14) 4 the game's state after the entry, 5 the state the action was computed from
-# when a client's token claimed it ('' when the worker's own copy did, read from Redis), 6 '1'
-# to have the game back on success (a worker that acted on a token holds no copy of it).
+# The action's compare-and-set (replies: app/storage/cas.py). ARGV: 1 the expected version,
+# 2 the entry, 3 the receipt or '', then (issue 14) 4 the game's state after the entry, 5 the
+# state the action was computed from when a client's token claimed it ('' when the worker's own
+# copy did, read from Redis), 6 '1' to have the game back on success (a worker that acted on a
+# token holds no copy of it), 7 how many of the game's action limits to count (0 on a retry
+# within the same request), then each limit's (amount, seconds); KEYS[3..] their counters,
+# fixed windows under the game's hash tag. Every call that reaches a live, unsealed game counts,
+# applied or not; past a limit, nothing is written.
 _APPEND_ACTION = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 if redis.call('HEXISTS', KEYS[1], 'sealed') == 1 then return 0 end
+local wait = nil
+for i = 1, tonumber(ARGV[7]) do
+  local key, seconds = KEYS[2 + i], tonumber(ARGV[7 + 2 * i])
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('EXPIRE', key, seconds) end
+  if count > tonumber(ARGV[6 + 2 * i]) then
+    local ttl = redis.call('TTL', key)
+    if ttl < 1 then
+      redis.call('EXPIRE', key, seconds)
+      ttl = seconds
+    end
+    if wait == nil or ttl > wait then wait = ttl end
+  end
+end
+if wait then return {-1, wait} end
 if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[1])
    or (ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'state') ~= ARGV[5]) then
-  return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
+  return {redis.call('HGETALL', KEYS[1]), TRANSCRIPT}
 end
 redis.call('RPUSH', KEYS[2], ARGV[2])
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'receipt', ARGV[3]) end
 redis.call('HSET', KEYS[1], 'state', ARGV[4])
 if ARGV[6] == '1' then
-  return {1, redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
+  return {1, redis.call('HGETALL', KEYS[1]), TRANSCRIPT}
 end
 return 1
-"""
+""".replace("TRANSCRIPT", _TRANSCRIPT_TEXT)
 
 _APPEND_LEDGER = """
 if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
@@ -181,6 +203,12 @@ def game_key(game_id: str) -> str:
     return f"{{g:{game_id}}}"
 
 
+def action_count_key(game_id: str, seconds: int) -> str:
+    """The count of a game's actions in its current window of ``seconds`` (a rate limit,
+    expiring with the window)."""
+    return f"{{g:{game_id}}}:actions:{seconds}"
+
+
 def transcript_key(game_id: str) -> str:
     """The list holding a game's transcript, one canonical JSON action per item."""
     return f"{{g:{game_id}}}:t"
@@ -261,6 +289,16 @@ def first_game_key(epoch: int) -> str:
 
 class GameMissing(KeyError):
     """The game is not in Redis (never was, or Redis lost it): nothing was written."""
+
+
+class ActionLimited(RuntimeError):
+    """The game took as many actions as one of its limits allows in the current window:
+    nothing was written; ``retry_after`` seconds until that window ends."""
+
+    def __init__(self, retry_after: int):
+        """Keep when to try again."""
+        super().__init__(f"action limit reached; retry in {retry_after} s")
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
@@ -371,29 +409,35 @@ class Store:
 
     def append_action(self, game_id: str, expected_version: int, entry: Mapping,
                       receipt: Mapping | None, state: str, claimed_state: str = "",
-                      want_game: bool = False) -> tuple[bool, GameRecord | None]:
+                      want_game: bool = False,
+                      limits: Sequence[tuple[int, int]] = ()) -> tuple[bool, GameRecord | None]:
         """Append ``entry`` (and store ``receipt``; ``state`` becomes the game's compact state)
         if the game is still at ``expected_version`` and, when ``claimed_state`` is given, its
-        stored state is exactly that text.
+        stored state is exactly that text. ``limits`` (amount, seconds) are the game's action
+        limits, counted in the same script.
 
         Returns (True, the game after the entry if ``want_game``, else None) when applied, else
         (False, the game as it now stands). Raises GameMissing (a KeyError) when the game does
-        not exist and GameSealed when its date's reveal has read it, having written nothing.
+        not exist, GameSealed when its date's reveal has read it and ActionLimited past one of
+        ``limits``, having written nothing.
         """
-        reply = self._append_action(
-            keys=[game_key(game_id), transcript_key(game_id)],
-            args=[expected_version, _encode(entry), _encode(receipt) if receipt else "", state,
-                  claimed_state, "1" if want_game else ""],
+        reply = compare_and_set(
+            self._append_action,
+            keys=[game_key(game_id), transcript_key(game_id),
+                  *(action_count_key(game_id, seconds) for _, seconds in limits)],
+            args=[expected_version, _entry_text(entry), _encode(receipt) if receipt else "", state,
+                  claimed_state, "1" if want_game else "", len(limits),
+                  *(value for limit in limits for value in limit)],
         )
-        if reply is None:
+        if reply.outcome == MISSING:
             raise GameMissing(game_id)
-        if reply == 0:
+        if reply.outcome == SEALED:
             raise GameSealed(game_id)
-        if reply == 1:
-            return True, None
-        if len(reply) == 3:
-            return True, _record(game_id, *reply[1:])
-        return False, _record(game_id, *reply)
+        if reply.outcome == LIMITED:
+            raise ActionLimited(reply.retry_after)
+        if reply.outcome == APPLIED:
+            return True, _record(game_id, reply.fields, reply.log) if reply.fields else None
+        return False, _record(game_id, reply.fields, reply.log)
 
     def existing_games(self, game_ids: Sequence[str]) -> set[str]:
         """Those of ``game_ids`` that exist."""
@@ -671,6 +715,13 @@ def _encode(value: Mapping) -> str:
     return canonical_json(dict(value)).decode()
 
 
+def _entry_text(entry: Mapping) -> str:
+    """Canonical JSON text of a transcript entry the core made (``Game.roll``/``score``: ints,
+    booleans and strings only, so without canonical JSON's walk looking for floats; the same
+    text, once per action)."""
+    return json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def _receipt(game_id: str, text: str) -> dict:
     """A stored receipt, or CorruptRecord naming the game."""
     try:
@@ -682,10 +733,12 @@ def _receipt(game_id: str, text: str) -> dict:
     return receipt
 
 
-def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> GameRecord:
-    """A GameRecord from a script's flat HGETALL reply and LRANGE reply."""
+def _record(game_id: str, meta: Sequence[str], transcript_text: str) -> GameRecord:
+    """A GameRecord from a script's flat HGETALL reply and its transcript as one JSON array
+    text (``_TRANSCRIPT_TEXT``)."""
     fields = dict(zip(meta[::2], meta[1::2], strict=True))
     receipt = fields.get("receipt")
+    transcript = json.loads(transcript_text)
     state = fields.get("state", "")
     if not state.endswith(f'"version":{len(transcript)}}}'):
         state = ""  # not this transcript's (written by a version that did not keep it)
@@ -695,7 +748,7 @@ def _record(game_id: str, meta: Sequence[str], transcript: Sequence[str]) -> Gam
         date=fields["date"],
         player=fields["player"],
         name=fields.get("name", ""),
-        transcript=tuple(json.loads(item) for item in transcript),
+        transcript=tuple(transcript),
         receipt=json.loads(receipt) if receipt else None,
         created_at=fields.get("created_at", ""),
         state=state,

@@ -207,7 +207,7 @@ def test_overdue_reveal_is_reported_until_the_reveal_runs(client, clock, reveal)
 def limited_app(redis_url, redis_client, data_dir, clock):
     """The app with small rate limits turned on, behind one trusted proxy."""
     return app_on(redis_url, data_dir, clock, RATE_LIMITS="on", PROXY_HOPS=1,
-                  RATE_LIMIT_CREATE="3/minute", RATE_LIMIT_ACTIONS="4/minute",
+                  RATE_LIMIT_CREATE="3/minute", RATE_LIMIT_GAME_ACTIONS="4/minute",
                   RATE_LIMIT_VERIFY="2/minute")
 
 
@@ -233,10 +233,11 @@ def test_game_creation_is_limited_per_client_with_429_and_retry_after(limited_ap
     assert metric_value(metrics, "yacht_daily_rate_limited_total", route=f"{API}/games") >= 1
 
 
-def test_actions_share_one_budget_per_client_and_a_refused_one_changes_nothing(limited_app,
-                                                                              play_date):
-    """Rolls and scorings count together; past the budget an action is refused with 429 and
-    the game is unchanged, while another client still plays."""
+def test_a_games_actions_share_one_budget_and_a_refused_one_changes_nothing(limited_app,
+                                                                            play_date):
+    """A game's rolls and scorings count together (issue 14: per game, in its compare-and-set);
+    past the budget an action is refused with 429 and the game is unchanged, while another
+    game still plays."""
     client = limited_app.test_client()
     state = client.post(f"{API}/games", json={"ruleset": "yahtzee", "date": play_date}
                         ).get_json()["game"]

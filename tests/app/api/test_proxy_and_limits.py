@@ -24,7 +24,7 @@ def app_on(redis_url, data_dir, clock, **config):
 def limited_app(redis_url, redis_client, data_dir, clock):
     """Rate limits on and small, behind one trusted proxy, no public URL configured."""
     return app_on(redis_url, data_dir, clock, RATE_LIMITS="on", PROXY_HOPS=1, PUBLIC_URL=None,
-                  RATE_LIMIT_CREATE="3/minute", RATE_LIMIT_ACTIONS="3/minute",
+                  RATE_LIMIT_CREATE="3/minute", RATE_LIMIT_GAME_ACTIONS="3/minute",
                   RATE_LIMIT_VERIFY="2/minute", RATE_LIMIT_DAY_GAMES="2/minute")
 
 
@@ -56,9 +56,9 @@ def test_a_forged_forwarded_host_does_not_reach_the_share_link(redis_url, redis_
 # ------------------------------------------------------------------ refused requests are free
 
 
-def test_refused_actions_do_not_spend_the_action_budget(limited_app, play_date):
+def test_refused_actions_do_not_spend_the_games_action_budget(limited_app, play_date):
     """404s on junk ids, 400s on bad bodies and 409s on stale numbers, many more than the
-    budget, leave it whole: the three real actions still pass, the fourth is a 429."""
+    game's budget, leave it whole: the three real actions still pass, the fourth is a 429."""
     client = limited_app.test_client()
     state = start(client, "yahtzee", play_date)
     for junk in JUNK_IDS * 2:
@@ -72,7 +72,8 @@ def test_refused_actions_do_not_spend_the_action_budget(limited_app, play_date):
     for number in range(3):
         answer = client.post(f"{API}/games/{state['id']}/roll", json={"roll": number})
         assert answer.status_code == 200, answer.get_json()
-    refused = client.post(f"{API}/games/{state['id']}/roll", json={"roll": 3})
+    refused = client.post(f"{API}/games/{state['id']}/score",
+                          json={"roll": 3, "category": "chance"})
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
 
 
