@@ -8,17 +8,55 @@ loses nothing. The stream id is the SSE ``id:``: a browser that reconnects sends
 ``Last-Event-ID`` and reads on from there. The stream lives as long as its table (its expiry is
 renewed with each event) and keeps at most ``MAX_EVENTS`` (more than any table makes), so it is
 one key of one hash slot and works on Redis Cluster as is.
+
+An action's events are written by ``publish_turn``: one script on the table's hash tag that
+also times the turn the action hands over (the table's ``turn`` and ``deadline``, as
+``TableStore.time_turn`` does) and writes each event's ``seconds_left`` from that deadline, so
+an action costs its compare-and-set on the match and this one round trip.
 """
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from app.storage.tables import TABLE_TTL_SECONDS, table_key
 
 MAX_EVENTS = 2000
 EVENT_TTL_SECONDS = 24 * 3600
 STREAM_ID = re.compile(r"\d{1,20}-\d{1,20}")
 START = "0-0"
+LEFT_FIELD = "seconds_left"
+
+# KEYS: the table's hash, its events. ARGV: the turn to time ('' for none), its deadline if it
+# is not timed yet, the table's ttl, now, the events' ttl, their maximum length, then for each
+# event its kind, '1' when it carries the turn's seconds left (its data is then a JSON object
+# without its closing brace, the script adds the member) else '0', and its data. Returns the
+# turn's deadline ('' when none), 1 when this call timed the turn, and the events' ids.
+_PUBLISH_TURN = """
+local deadline, timed = '', 0
+if ARGV[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'turn') ~= ARGV[1] then
+    redis.call('HSET', KEYS[1], 'turn', ARGV[1], 'deadline', ARGV[2])
+    redis.call('EXPIRE', KEYS[1], ARGV[3])
+    timed = 1
+  end
+  deadline = redis.call('HGET', KEYS[1], 'deadline')
+end
+local left = 'null'
+if deadline ~= '' then
+  left = string.format('%.3f', math.max(0, tonumber(deadline) - tonumber(ARGV[4])))
+end
+local ids = {}
+for index = 7, #ARGV, 3 do
+  local data = ARGV[index + 2]
+  if ARGV[index + 1] == '1' then data = data .. ',"seconds_left":' .. left .. '}' end
+  ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], '*',
+                             'kind', ARGV[index], 'data', data)
+end
+if #ids > 0 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
+return {deadline, timed, ids}
+"""
 
 
 def events_key(table_id: str) -> str:
@@ -29,6 +67,16 @@ def events_key(table_id: str) -> str:
 def valid_event_id(text: str | None) -> bool:
     """Whether ``text`` is a stream id this channel could have given (``<ms>-<seq>``)."""
     return bool(text) and STREAM_ID.fullmatch(text) is not None
+
+
+@dataclass(frozen=True)
+class Published:
+    """What ``publish_turn`` did: the timed turn's deadline (None when no turn is timed),
+    whether this call timed it (a new turn), and the events' ids."""
+
+    deadline: float | None
+    timed: bool
+    ids: list[str]
 
 
 @dataclass(frozen=True)
@@ -48,16 +96,36 @@ class TableChannel:
         the table's last one."""
         self.client = client
         self.ttl_seconds = ttl_seconds
+        self._publish_turn = client.register_script(_PUBLISH_TURN)
 
     def publish(self, table_id: str, kind: str, data: Mapping) -> str:
         """Append an event; returns its id. One round trip (XADD and EXPIRE pipelined)."""
         key = events_key(table_id)
         pipe = self.client.pipeline(transaction=False)
-        pipe.xadd(key, {"kind": kind, "data": json.dumps(dict(data), separators=(",", ":"))},
+        pipe.xadd(key, {"kind": kind, "data": _json(data)},
                   maxlen=MAX_EVENTS, approximate=True)
         pipe.expire(key, self.ttl_seconds)
         event_id, _ = pipe.execute()
         return event_id
+
+    def publish_turn(self, table_id: str, turn: str | None, deadline: float, now: float,
+                     events: Sequence[tuple[str, Mapping, bool]]) -> Published:
+        """Time ``turn`` (``<seat>:<round>``; None: none) until ``deadline`` unless it is timed
+        already, and append ``events`` (kind, data, whether the data gets the turn's
+        ``seconds_left`` at ``now``): one script on the table's hash tag."""
+        args = [turn or "", repr(deadline), TABLE_TTL_SECONDS, repr(now), self.ttl_seconds,
+                MAX_EVENTS]
+        for kind, data, timed in events:
+            text = _json(data)
+            if timed:
+                if not data or LEFT_FIELD in data:
+                    raise ValueError("a timed event's data is a non-empty object without "
+                                     f"{LEFT_FIELD}")
+                text = text[:-1]
+            args += [kind, "1" if timed else "0", text]
+        stored, timed_now, ids = self._publish_turn(
+            keys=[table_key(table_id), events_key(table_id)], args=args)
+        return Published(float(stored) if stored else None, timed_now == 1, list(ids))
 
     def last_id(self, table_id: str) -> str:
         """The id of the table's latest event, or ``0-0`` when it has none."""
@@ -78,3 +146,8 @@ class TableChannel:
     def forget(self, table_id: str) -> None:
         """Drop a table's events (when the table itself is removed)."""
         self.client.delete(events_key(table_id))
+
+
+def _json(data: Mapping) -> str:
+    """An event's data as compact JSON text."""
+    return json.dumps(dict(data), separators=(",", ":"))
