@@ -12,7 +12,9 @@ Measured: the push latency from a human's action (just before its POST is sent) 
 stream of the table (the other human's, the spectators') delivering that action's event, p50 /
 p99 / max; requests per second (every POST, streams not counted); the stream connections
 opened; Redis memory per table (``used_memory`` before the tables and after they all ended,
-over the table count: the table, its match, its events, the players' lists); the load average.
+over the table count: the table, its match, its events, the players' lists); the CPU time of
+the gunicorn workers and of Redis per request (from /proc: what the machine's load does not
+inflate); the load average.
 
     .venv/bin/python bench/bench_tables.py --tables 50 --workers 2
 
@@ -264,6 +266,18 @@ def client_process(port: int, indexes: list[int], args: dict, everyone: multipro
                  "ended": time.perf_counter()})
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def workers_cpu(master: int) -> float:
+    """The CPU time the gunicorn master's workers have used so far."""
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return sum(cpu_seconds(int(child)) for child in children)
+
+
 def prepare_strategy(directory: Path) -> None:
     """Build or load every sheet's table the server warms, before the server starts."""
     for ruleset in dict.fromkeys((RULESET, *DAILY_RULESETS_WITH_YATZY)):
@@ -297,7 +311,8 @@ def run(args, workdir: Path) -> None:
         client = connect(redis_server.url)
         env = {**os.environ, "REDIS_URL": redis_server.url, "YACHT_DAILY_DATA_DIR": str(data_dir),
                "YACHT_DAILY_STRATEGY_DIR": str(strategy_dir), "YACHT_DAILY_RATE_LIMITS": "off",
-               "WEB_CONCURRENCY": str(args.workers), "YACHT_DAILY_WORKER_CLASS": "gevent"}
+               "WEB_CONCURRENCY": str(args.workers), "YACHT_DAILY_WORKER_CLASS": "gevent",
+               "YACHT_DAILY_MAX_REQUESTS": "0"}  # no worker recycled mid-run
         port = free_port()
         env["YACHT_DAILY_BIND"] = f"127.0.0.1:{port}"
         env.pop("PROMETHEUS_MULTIPROC_DIR", None)
@@ -307,6 +322,7 @@ def run(args, workdir: Path) -> None:
         try:
             ready_seconds = wait_ready(port, READY_TIMEOUT)
             memory_before = client.info("memory")["used_memory"]
+            redis_pid = client.info("server")["process_id"]
             context = multiprocessing.get_context("spawn")
             clients = min(args.clients, args.tables)
             everyone = context.Barrier(clients + 1)
@@ -320,7 +336,9 @@ def run(args, workdir: Path) -> None:
                 process.start()
             everyone.wait()
             started = time.perf_counter()
+            cpu_before = workers_cpu(server.process.pid), cpu_seconds(redis_pid)
             measured = [results.get(timeout=args.timeout) for _ in processes]
+            cpu_after = workers_cpu(server.process.pid), cpu_seconds(redis_pid)
             for process in processes:
                 process.join(10)
             memory_after = client.info("memory")["used_memory"]
@@ -338,13 +356,17 @@ def run(args, workdir: Path) -> None:
           f"always); ready {ready_seconds:.1f} s after the workers answered; load average "
           f"{load_before[0]:.2f} before, {load_after[0]:.2f} after (1 min); "
           f"`uptime`: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
+    requests = sum(result["requests"] for result in measured)
     print("| tables | think (s) | push latency p50 / p99 / max (ms) | pushes measured "
-          "| requests/s | streams opened | Redis memory per table | wall (s) | errors |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "| requests/s | CPU ms per request: workers + Redis | streams opened "
+          "| Redis memory per table | wall (s) | errors |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     print(f"| {args.tables} | {args.think[0]:g}–{args.think[1]:g} | "
           f"{quantile_ms(latencies, 0.5):.1f} / {quantile_ms(latencies, 0.99):.1f} / "
           f"{1000 * max(latencies):.1f} | {len(latencies)} "
-          f"| {sum(result['requests'] for result in measured) / wall:.0f} "
+          f"| {requests / wall:.0f} "
+          f"| {1000 * (cpu_after[0] - cpu_before[0]) / requests:.1f} + "
+          f"{1000 * (cpu_after[1] - cpu_before[1]) / requests:.1f} "
           f"| {sum(result['streams'] for result in measured)} "
           f"| {(memory_after - memory_before) / args.tables / 1024:.1f} KiB | {wall:.0f} "
           f"| {dict(errors) or 0} |")
