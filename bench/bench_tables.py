@@ -31,7 +31,9 @@ import http.client
 import json
 import multiprocessing
 import os
+import queue
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -60,7 +62,9 @@ BOTS = [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}]
 API = "/api/v1"
 STREAM_TIMEOUT = 60.0
 READY_TIMEOUT = 120.0
+SEAT_TIMEOUT = 180.0
 RETRIES = 3
+RETRY_AFTER_SECONDS = 1.0
 
 
 class Recorder:
@@ -78,21 +82,24 @@ class Recorder:
 
     def request(self, port: int, method: str, path: str, body=None, cookie=None):
         """One counted request, sent again with the same body (the same action number: applied
-        once) while it gets no answer; (status, answer, Set-Cookie)."""
+        once) while it gets no answer or a 503; (status, answer, Set-Cookie)."""
         for attempt in range(RETRIES + 1):
             try:
                 status, answer, set_cookie = send(port, method, API + path, body, cookie)
-                break
             except OSError:
                 with self.lock:
                     self.errors["no answer"] += 1
                 if attempt == RETRIES:
                     raise
-        with self.lock:
-            self.requests += 1
-            if status >= 400:
-                self.errors[status] += 1
-        return status, answer, set_cookie
+                continue
+            with self.lock:
+                self.requests += 1
+                if status >= 400:
+                    self.errors[status] += 1
+            if status != 503 or attempt == RETRIES:
+                return status, answer, set_cookie
+            time.sleep(RETRY_AFTER_SECONDS)  # as the pages do on "try again shortly"
+        raise AssertionError("unreachable")
 
     def delivered(self, table_id: str, number: int, arrived: float) -> None:
         """A stream received the event of the human action ``number`` at ``arrived``."""
@@ -266,6 +273,20 @@ def client_process(port: int, indexes: list[int], args: dict, everyone: multipro
                  "ended": time.perf_counter()})
 
 
+def collect(results: multiprocessing.Queue, processes: list, timeout: float) -> list[dict]:
+    """Every client process's measures, failing as soon as one of them dies."""
+    measured, deadline = [], time.monotonic() + timeout
+    while len(measured) < len(processes):
+        try:
+            measured.append(results.get(timeout=1.0))
+        except queue.Empty:
+            if any(process.exitcode not in (None, 0) for process in processes):
+                raise RuntimeError("a client process failed (its traceback is above)") from None
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the tables took more than {timeout:.0f} s") from None
+    return measured
+
+
 def cpu_seconds(pid: int) -> float:
     """The CPU time (user and system) process ``pid`` has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
@@ -334,16 +355,23 @@ def run(args, workdir: Path) -> None:
                 for number in range(clients)]
             for process in processes:
                 process.start()
-            everyone.wait()
+            try:
+                everyone.wait(timeout=SEAT_TIMEOUT)
+            except threading.BrokenBarrierError:
+                raise RuntimeError("a client process failed (its traceback is above)") from None
             started = time.perf_counter()
             cpu_before = workers_cpu(server.process.pid), cpu_seconds(redis_pid)
-            measured = [results.get(timeout=args.timeout) for _ in processes]
+            measured = collect(results, processes, args.timeout)
             cpu_after = workers_cpu(server.process.pid), cpu_seconds(redis_pid)
             for process in processes:
                 process.join(10)
             memory_after = client.info("memory")["used_memory"]
         finally:
             server.stop()
+            redis_errors = Counter(re.findall(r"redis unavailable: (\w+)",
+                                              (workdir / "gunicorn.log").read_text()))
+            if redis_errors:
+                print(f"The workers answered 503 on Redis errors: {dict(redis_errors)}.")
     load_after = os.getloadavg()
     wall = max(result["ended"] for result in measured) - started
     latencies = [value for result in measured for value in result["latencies"]]

@@ -20,6 +20,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import redis
+
 from app.storage.tables import TABLE_TTL_SECONDS, table_key
 
 MAX_EVENTS = 2000
@@ -27,6 +29,8 @@ EVENT_TTL_SECONDS = 24 * 3600
 STREAM_ID = re.compile(r"\d{1,20}-\d{1,20}")
 START = "0-0"
 LEFT_FIELD = "seconds_left"
+# Readers a process may hold blocked in XREAD at once: one a stream open on that worker.
+STREAM_CONNECTIONS = 4000
 
 # KEYS: the table's hash, its events. ARGV: the turn to time ('' for none), its deadline if it
 # is not timed yet, the table's ttl, now, the events' ttl, their maximum length, then for each
@@ -88,6 +92,20 @@ class Event:
     data: dict
 
 
+def reading_client(client):
+    """The client of the streams' blocking reads: a pool of its own of up to
+    STREAM_CONNECTIONS connections to the same server, so that the watchers waiting in XREAD
+    (each holds a connection while it waits) never take the connections the requests need
+    (redis-py's pools stop at 100 by default: a worker with 100 open streams answered every
+    request 503). A cluster client, whose pools are per node and unbounded, is used as is."""
+    pool = getattr(client, "connection_pool", None)
+    if pool is None:
+        return client
+    return redis.Redis(connection_pool=type(pool)(
+        connection_class=pool.connection_class, max_connections=STREAM_CONNECTIONS,
+        **pool.connection_kwargs))
+
+
 class TableChannel:
     """Publish a table's events and read them from a given point, blocking for new ones."""
 
@@ -95,6 +113,7 @@ class TableChannel:
         """Bind to a redis-py client (plain or cluster); events expire ``ttl_seconds`` after
         the table's last one."""
         self.client = client
+        self.reader = reading_client(client)
         self.ttl_seconds = ttl_seconds
         self._publish_turn = client.register_script(_PUBLISH_TURN)
 
@@ -136,7 +155,7 @@ class TableChannel:
              count: int = 200) -> list[Event]:
         """Up to ``count`` events after id ``after``; with ``block_ms``, wait up to that long
         for one when there are none yet (an empty list when none came)."""
-        reply = self.client.xread({events_key(table_id): after}, count=count, block=block_ms)
+        reply = self.reader.xread({events_key(table_id): after}, count=count, block=block_ms)
         if not reply:
             return []
         (_, entries), = reply  # one stream asked, one answered (RESP2's list form)

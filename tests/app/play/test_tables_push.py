@@ -3,6 +3,8 @@ new ones from another connection (another worker), and the SSE text a browser re
 
 import threading
 
+import pytest
+
 from app.push.channel import TableChannel, events_key, valid_event_id
 from app.push.sse import END_KIND, format_event, table_events
 from app.storage.store import connect
@@ -94,3 +96,27 @@ def test_an_actions_events_and_its_turn_are_written_by_one_script(redis_client):
         ("actions", {"to": 2, "seconds_left": 45.0}), (END_KIND, {"ranks": [1]}),
         ("actions", {"to": 3, "seconds_left": 34.5}), ("actions", {"to": 4, "seconds_left": None})]
     assert redis_client.ttl(events_key("t5")) > 0
+
+
+def test_more_blocked_readers_than_a_default_pool_leave_requests_their_connections(redis_url):
+    """Readers waiting in XREAD have a pool of their own: 120 of them at once (redis-py's
+    default pool stops at 100) and the requests' client still has connections to publish."""
+    if redis_url.startswith("redis+cluster"):
+        pytest.skip("a cluster client's pools are per node and unbounded")
+    client = connect(redis_url)
+    channel = TableChannel(client)
+    readers = 120
+    got = []
+    threads = [threading.Thread(target=lambda: got.extend(channel.read("t6", "0-0",
+                                                                       block_ms=10_000)))
+               for _ in range(readers)]
+    for thread in threads:
+        thread.start()
+    for _ in range(200):
+        if client.info("clients")["blocked_clients"] >= readers:
+            break
+        threading.Event().wait(0.05)
+    channel.publish("t6", "roll", {"n": 1})
+    for thread in threads:
+        thread.join()
+    assert len(got) == readers
