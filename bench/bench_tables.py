@@ -136,6 +136,7 @@ class Watcher:
     noting when each other seat's human action arrives."""
 
     seat: int | None = None
+    passed = False  # past the barrier of the opened streams
 
     def __init__(self, port: int, recorder: Recorder, table_id: str, cookie: str | None):
         """Bind to the table, with the player's cookie (None: a spectator)."""
@@ -143,6 +144,17 @@ class Watcher:
         self.table_id, self.cookie = table_id, cookie
 
     def run(self, opened: threading.Barrier) -> None:
+        """Hold the stream until the table ends; a stream or a request that keeps failing
+        (an overloaded server) is counted and ends this seat's part: the turn clock plays on."""
+        try:
+            self.watch(opened)
+        except (OSError, AssertionError, ValueError) as error:
+            with self.recorder.lock:
+                self.recorder.errors[f"gave up: {type(error).__name__}"] += 1
+            if not self.passed:
+                opened.abort()  # never opened: the run fails rather than wait for it
+
+    def watch(self, opened: threading.Barrier) -> None:
         """Hold the stream (reopened if it ends) until the table ends; pass ``opened`` once
         the first connection has its snapshot."""
         first = True
@@ -158,7 +170,7 @@ class Watcher:
                 for kind, data in read_events(response):
                     if first:
                         opened.wait()
-                        first = False
+                        first, self.passed = False, True
                     if self.handle(kind, data):
                         return
             finally:
