@@ -2,28 +2,40 @@
 against gunicorn started with deploy/gunicorn.conf.py on gevent workers, over one redis-server
 (unix socket, AOF with fsync always, as ``yacht-daily serve`` runs it).
 
-Each human is one thread holding its seat's event stream (GET /tables/<id>/events, SSE) and
-playing its turn when an event hands it the turn (one roll, then the box that scores most).
-Measured: the push latency from a human's action (just before its POST is sent) to the other
-human's stream delivering that action's event, p50 / p99 / max; requests per second (every
-POST and GET, streams not counted); the stream connections opened; and Redis memory per
-table (``used_memory`` before the tables and after they all ended, over the table count: the
-table, its match, its events, the players' lists).
+Each human holds its seat's event stream (GET /tables/<id>/events, SSE) in a thread and plays
+its turn when an event hands it the turn: it thinks ``--think`` seconds (uniformly random
+between the two bounds, as a person reading the dice; ``--think 0`` plays at once and measures
+saturation), rolls once, thinks again, and fills the box that scores most. The humans are
+spread over ``--clients`` processes (both humans of a table in one), so that the bench's own GIL
+is not the latency measured; ``--spectators`` more streams per table only watch.
+Measured: the push latency from a human's action (just before its POST is sent) to each other
+stream of the table (the other human's, the spectators') delivering that action's event, p50 /
+p99 / max; requests per second (every POST, streams not counted); the stream connections
+opened; Redis memory per table (``used_memory`` before the tables and after they all ended,
+over the table count: the table, its match, its events, the players' lists); the CPU time of
+the gunicorn workers and of Redis per request (from /proc: what the machine's load does not
+inflate); the load average.
 
     .venv/bin/python bench/bench_tables.py --tables 50 --workers 2
 
 The issue's run is ``--tables 200``; the default is 20 (a shared machine). Loopback only and
-bounded: at most 200 tables, 10 s per request, 60 s of silence on a stream. The bots'
-strategy table of the sheet is built (or loaded) into ``YACHT_DAILY_STRATEGY_DIR`` (default
-``var/bench-strategy``) first.
+bounded: at most 200 tables, 10 s per request, 60 s of silence on a stream, READY_TIMEOUT for
+the server to be ready. Every sheet's strategy table the server warms is built (or loaded)
+into ``YACHT_DAILY_STRATEGY_DIR`` (default ``var/bench-strategy``) first, so the workers only
+read the files.
 """
 
 import argparse
 import datetime as dt
 import http.client
 import json
+import multiprocessing
 import os
+import queue
+import random
+import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -39,20 +51,25 @@ sys.path[:0] = [str(ROOT)]
 from app.ledger import keys  # noqa: E402
 from app.storage.embedded import EmbeddedRedis  # noqa: E402
 from app.storage.store import connect  # noqa: E402
+from fairness.sheets import DAILY_RULESETS_WITH_YATZY  # noqa: E402
 from strategy import load_or_build  # noqa: E402
 
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 MAX_TABLES = 200
+MAX_SPECTATORS = 4
 RULESET = "yacht"
 BOTS = [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}]
 API = "/api/v1"
 STREAM_TIMEOUT = 60.0
+READY_TIMEOUT = 120.0
+SEAT_TIMEOUT = 180.0
 RETRIES = 3
+RETRY_AFTER_SECONDS = 1.0
 
 
 class Recorder:
-    """What every thread measured: when each human action was sent, when the other human's
-    stream delivered it, the requests and their errors."""
+    """What the threads of one client process measured: when each human action was sent,
+    when the table's other streams delivered it, the requests and their errors."""
 
     def __init__(self):
         """Nothing measured yet."""
@@ -65,21 +82,31 @@ class Recorder:
 
     def request(self, port: int, method: str, path: str, body=None, cookie=None):
         """One counted request, sent again with the same body (the same action number: applied
-        once) while it gets no answer; (status, answer, Set-Cookie)."""
+        once) while it gets no answer or a 503; (status, answer, Set-Cookie)."""
         for attempt in range(RETRIES + 1):
             try:
                 status, answer, set_cookie = send(port, method, API + path, body, cookie)
-                break
             except OSError:
                 with self.lock:
                     self.errors["no answer"] += 1
                 if attempt == RETRIES:
                     raise
+                continue
+            with self.lock:
+                self.requests += 1
+                if status >= 400:
+                    self.errors[status] += 1
+            if status != 503 or attempt == RETRIES:
+                return status, answer, set_cookie
+            time.sleep(RETRY_AFTER_SECONDS)  # as the pages do on "try again shortly"
+        raise AssertionError("unreachable")
+
+    def delivered(self, table_id: str, number: int, arrived: float) -> None:
+        """A stream received the event of the human action ``number`` at ``arrived``."""
         with self.lock:
-            self.requests += 1
-            if status >= 400:
-                self.errors[status] += 1
-        return status, answer, set_cookie
+            sent = self.sent.get((table_id, number))
+            if sent is not None:
+                self.latencies.append(arrived - sent)
 
 
 def cookie_of(set_cookie: str | None, old: str | None) -> str | None:
@@ -104,69 +131,103 @@ def read_events(response):
             kind, data = None, None
 
 
-class Human:
-    """A scripted human at one seat: reads its stream, plays its turn when handed it."""
+class Watcher:
+    """One stream of a table (a seat's or a spectator's): reads it until the table ends,
+    noting when each other seat's human action arrives."""
 
-    def __init__(self, port: int, recorder: Recorder, table_id: str, seat: int, cookie: str):
-        """Bind to the table and the seat, with the player's cookie."""
+    seat: int | None = None
+    passed = False  # past the barrier of the opened streams
+
+    def __init__(self, port: int, recorder: Recorder, table_id: str, cookie: str | None):
+        """Bind to the table, with the player's cookie (None: a spectator)."""
         self.port, self.recorder = port, recorder
-        self.table_id, self.seat, self.cookie = table_id, seat, cookie
-        self.acted_to = -1
+        self.table_id, self.cookie = table_id, cookie
 
-    def run(self, ready: threading.Barrier) -> None:
-        """Hold the seat's stream (reopened if it ends) until the table ends."""
-        ready.wait()
+    def run(self, opened: threading.Barrier) -> None:
+        """Hold the stream until the table ends; a stream or a request that keeps failing
+        (an overloaded server) is counted and ends this seat's part: the turn clock plays on."""
+        try:
+            self.watch(opened)
+        except (OSError, AssertionError, ValueError) as error:
+            with self.recorder.lock:
+                self.recorder.errors[f"gave up: {type(error).__name__}"] += 1
+            if not self.passed:
+                opened.abort()  # never opened: the run fails rather than wait for it
+
+    def watch(self, opened: threading.Barrier) -> None:
+        """Hold the stream (reopened if it ends) until the table ends; pass ``opened`` once
+        the first connection has its snapshot."""
+        first = True
         while True:
             connection = http.client.HTTPConnection("127.0.0.1", self.port,
                                                     timeout=STREAM_TIMEOUT)
             connection.request("GET", f"{API}/tables/{self.table_id}/events",
-                               headers={"Cookie": self.cookie})
+                               headers={"Cookie": self.cookie} if self.cookie else {})
             response = connection.getresponse()
             with self.recorder.lock:
                 self.recorder.streams += 1
             try:
                 for kind, data in read_events(response):
+                    if first:
+                        opened.wait()
+                        first, self.passed = False, True
                     if self.handle(kind, data):
                         return
             finally:
                 connection.close()
 
     def handle(self, kind: str, data: dict) -> bool:
-        """React to one event; True once the table has ended."""
-        arrived = time.perf_counter()
-        if kind == "ended":
+        """Note a delivered action; True once the table has ended."""
+        if kind == "actions" and data["by"] == "player" and data["actions"] and \
+                data["actions"][0]["seat"] != self.seat:
+            self.recorder.delivered(self.table_id, data["from"], time.perf_counter())
+        return kind == "ended"
+
+
+class Human(Watcher):
+    """A scripted human at one seat: reads its stream, plays its turn when handed it."""
+
+    def __init__(self, port: int, recorder: Recorder, table_id: str, seat: int, cookie: str,
+                 think: tuple[float, float], rng: random.Random):
+        """Bind to the table and the seat, with the player's cookie and think time."""
+        super().__init__(port, recorder, table_id, cookie)
+        self.seat, self.think, self.rng = seat, think, rng
+        self.acted_to = -1
+
+    def handle(self, kind: str, data: dict) -> bool:
+        """Note a delivered action, then play when the event hands this seat the turn."""
+        if super().handle(kind, data):
             return True
         if kind == "snapshot":
             match = data["match"]
             if match and match["status"] == "playing" and match["turn"] == self.seat:
                 self.play(match["next_action"])
-            return False
-        if kind == "started" and data["turn"] == self.seat:
+        elif kind == "started" and data["turn"] == self.seat:
             self.play(0)
-        if kind == "actions":
-            if data["by"] == "player" and data["actions"] and \
-                    data["actions"][0]["seat"] != self.seat:
-                with self.recorder.lock:
-                    sent = self.recorder.sent.pop((self.table_id, data["from"]), None)
-                    if sent is not None:
-                        self.recorder.latencies.append(arrived - sent)
-            if data["status"] == "playing" and data["turn"] == self.seat and \
-                    data["to"] > self.acted_to:
-                self.play(data["to"])
+        elif kind == "actions" and data["status"] == "playing" and \
+                data["turn"] == self.seat and data["to"] > self.acted_to:
+            self.play(data["to"])
         return False
 
+    def pause(self) -> None:
+        """Think before an action."""
+        low, high = self.think
+        if high > 0:
+            time.sleep(self.rng.uniform(low, high))
+
     def play(self, number: int) -> None:
-        """One roll, then the box that scores most: the whole turn."""
+        """One roll, then the box that scores most: the whole turn, thinking before each."""
         path = f"/tables/{self.table_id}"
+        self.pause()
         with self.recorder.lock:
             self.recorder.sent[(self.table_id, number)] = time.perf_counter()
         status, answer, _ = self.recorder.request(self.port, "POST", f"{path}/roll",
                                                   {"hold": None, "roll": number}, self.cookie)
         if status != 200:
             return
-        match = answer["table"]["match"]
-        previews = match["play"]["previews"]
+        previews = answer["table"]["match"]["play"]["previews"]
         box = max(previews, key=lambda name: previews[name])
+        self.pause()
         with self.recorder.lock:
             self.recorder.sent[(self.table_id, number + 1)] = time.perf_counter()
         status, answer, _ = self.recorder.request(self.port, "POST", f"{path}/score",
@@ -176,74 +237,188 @@ class Human:
             self.acted_to = number + 2
 
 
-def seat_table(port: int, recorder: Recorder, index: int) -> list[Human]:
-    """Create a table (creator and a friend, two bots, no clock), join it; its two humans."""
+def seat_table(port: int, recorder: Recorder, index: int, think: tuple[float, float],
+               clock: int, spectators: int) -> tuple[str, str, list[Watcher]]:
+    """Create a table (creator and a friend, two bots), join it; its id, the creator's cookie,
+    and its streams (the two humans, then the spectators)."""
     status, answer, set_cookie = recorder.request(port, "POST", "/tables", {
-        "ruleset": RULESET, "seats": [{"kind": "human"}, *BOTS], "clock": 0,
+        "ruleset": RULESET, "seats": [{"kind": "human"}, *BOTS], "clock": clock,
         "name": f"Ann {index}", "client_seed": f"ann-{index}"})
     assert status == 201, answer
     table_id, creator = answer["table"]["id"], cookie_of(set_cookie, None)
     status, answer, set_cookie = recorder.request(port, "POST", f"/tables/{table_id}/join", {
         "name": f"Bob {index}", "client_seed": f"bob-{index}"})
     assert status == 200, answer
-    return [Human(port, recorder, table_id, 0, creator),
-            Human(port, recorder, table_id, 1, cookie_of(set_cookie, None))]
+    watchers: list[Watcher] = [
+        Human(port, recorder, table_id, 0, creator, think, random.Random(2 * index)),
+        Human(port, recorder, table_id, 1, cookie_of(set_cookie, None), think,
+              random.Random(2 * index + 1))]
+    watchers += [Watcher(port, recorder, table_id, None) for _ in range(spectators)]
+    return table_id, creator, watchers
+
+
+def client_process(port: int, indexes: list[int], args: dict, everyone: multiprocessing.Barrier,
+                   results: multiprocessing.Queue) -> None:
+    """One client process: seat its tables, open their streams, wait for every process, start
+    its tables, play them to the end, and send back what it measured."""
+    recorder = Recorder()
+    think = (args["think_min"], args["think_max"])
+    tables = [seat_table(port, recorder, index, think, args["clock"], args["spectators"])
+              for index in indexes]
+    watchers = [watcher for _, _, table_watchers in tables for watcher in table_watchers]
+    opened = threading.Barrier(len(watchers) + 1)
+    threads = [threading.Thread(target=watcher.run, args=(opened,), daemon=True)
+               for watcher in watchers]
+    for thread in threads:
+        thread.start()
+    opened.wait()  # every stream has its snapshot
+    requests_before = recorder.requests
+    everyone.wait()
+    for table_id, creator, _ in tables:
+        status, answer, _ = recorder.request(port, "POST", f"/tables/{table_id}/start", {},
+                                             creator)
+        assert status == 200, answer
+    for thread in threads:
+        thread.join()
+    results.put({"latencies": recorder.latencies, "requests": recorder.requests - requests_before,
+                 "streams": recorder.streams, "errors": dict(recorder.errors),
+                 "ended": time.perf_counter()})
+
+
+def collect(results: multiprocessing.Queue, processes: list, timeout: float) -> list[dict]:
+    """Every client process's measures, failing as soon as one of them dies."""
+    measured, deadline = [], time.monotonic() + timeout
+    while len(measured) < len(processes):
+        try:
+            measured.append(results.get(timeout=1.0))
+        except queue.Empty:
+            if any(process.exitcode not in (None, 0) for process in processes):
+                raise RuntimeError("a client process failed (its traceback is above)") from None
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the tables took more than {timeout:.0f} s") from None
+    return measured
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def workers_cpu(master: int) -> float:
+    """The CPU time the gunicorn master's workers have used so far."""
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return sum(cpu_seconds(int(child)) for child in children)
+
+
+def prepare_strategy(directory: Path) -> None:
+    """Build or load every sheet's table the server warms, before the server starts."""
+    for ruleset in dict.fromkeys((RULESET, *DAILY_RULESETS_WITH_YATZY)):
+        load_or_build(directory, ruleset)
+
+
+def wait_ready(port: int, timeout: float) -> float:
+    """Wait until /readyz answers 200 (a worker that loads tables off its event loop answers
+    at once); the seconds it took."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        try:
+            if send(port, "GET", "/readyz")[0] == 200:
+                return time.monotonic() - started
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server was not ready within {timeout:.0f} s")
 
 
 def run(args, workdir: Path) -> None:
-    """Start Redis and gunicorn, play the tables, print the report."""
+    """Start Redis and gunicorn, play the tables from the client processes, print the report."""
     strategy_dir = Path(os.environ.get("YACHT_DAILY_STRATEGY_DIR") or ROOT / "var" /
                         "bench-strategy")
-    load_or_build(strategy_dir, RULESET)
+    prepare_strategy(strategy_dir)
     data_dir = workdir / "var"
     today = dt.datetime.now(dt.UTC).date()
     keys.initialise(data_dir, today, 30)  # no day to reveal: the coach stays idle
+    load_before = os.getloadavg()
     with EmbeddedRedis(workdir / "redis") as redis_server:
         client = connect(redis_server.url)
         env = {**os.environ, "REDIS_URL": redis_server.url, "YACHT_DAILY_DATA_DIR": str(data_dir),
                "YACHT_DAILY_STRATEGY_DIR": str(strategy_dir), "YACHT_DAILY_RATE_LIMITS": "off",
-               "WEB_CONCURRENCY": str(args.workers), "YACHT_DAILY_WORKER_CLASS": "gevent"}
+               "WEB_CONCURRENCY": str(args.workers), "YACHT_DAILY_WORKER_CLASS": "gevent",
+               "YACHT_DAILY_MAX_REQUESTS": "0"}  # no worker recycled mid-run
         port = free_port()
         env["YACHT_DAILY_BIND"] = f"127.0.0.1:{port}"
         env.pop("PROMETHEUS_MULTIPROC_DIR", None)
         server = ServerProcess([sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF)],
-                               port, env, workdir / "gunicorn.log", ("GET", "/readyz", None),
+                               port, env, workdir / "gunicorn.log", ("GET", "/healthz", None),
                                cwd=workdir)
         try:
-            recorder = Recorder()
+            ready_seconds = wait_ready(port, READY_TIMEOUT)
             memory_before = client.info("memory")["used_memory"]
-            humans = [human for index in range(args.tables)
-                      for human in seat_table(port, recorder, index)]
-            ready = threading.Barrier(len(humans) + 1)
-            threads = [threading.Thread(target=human.run, args=(ready,)) for human in humans]
-            for thread in threads:
-                thread.start()
-            ready.wait()
-            time.sleep(0.5)  # every stream open before the first start
+            redis_pid = client.info("server")["process_id"]
+            context = multiprocessing.get_context("spawn")
+            clients = min(args.clients, args.tables)
+            everyone = context.Barrier(clients + 1)
+            results = context.Queue()
+            shared = {"think_min": args.think[0], "think_max": args.think[1],
+                      "clock": args.clock, "spectators": args.spectators}
+            processes = [context.Process(target=client_process, daemon=True, args=(
+                port, list(range(args.tables))[number::clients], shared, everyone, results))
+                for number in range(clients)]
+            for process in processes:
+                process.start()
+            try:
+                everyone.wait(timeout=SEAT_TIMEOUT)
+            except threading.BrokenBarrierError:
+                raise RuntimeError("a client process failed (its traceback is above)") from None
             started = time.perf_counter()
-            requests_before = recorder.requests
-            for creator in humans[::2]:
-                status, answer, _ = recorder.request(port, "POST",
-                                                     f"/tables/{creator.table_id}/start", {},
-                                                     creator.cookie)
-                assert status == 200, answer
-            for thread in threads:
-                thread.join()
-            wall = time.perf_counter() - started
+            cpu_before = workers_cpu(server.process.pid), cpu_seconds(redis_pid)
+            measured = collect(results, processes, args.timeout)
+            cpu_after = workers_cpu(server.process.pid), cpu_seconds(redis_pid)
+            for process in processes:
+                process.join(10)
             memory_after = client.info("memory")["used_memory"]
         finally:
             server.stop()
-    latencies = recorder.latencies
-    print(f"{args.tables} tables of 4 seats (2 humans, 2 bots, {RULESET}), "
-          f"{args.workers} gevent workers, one redis-server (unix socket, fsync always)")
-    print("| tables | push latency p50 / p99 / max (ms) | pushes measured | requests/s "
-          "| streams opened | Redis memory per table | errors |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
-    print(f"| {args.tables} | {quantile_ms(latencies, 0.5):.1f} / "
-          f"{quantile_ms(latencies, 0.99):.1f} / {1000 * max(latencies):.1f} | {len(latencies)} "
-          f"| {(recorder.requests - requests_before) / wall:.0f} | {recorder.streams} "
-          f"| {(memory_after - memory_before) / args.tables / 1024:.1f} KiB "
-          f"| {dict(recorder.errors) or 0} |")
+            redis_errors = Counter(re.findall(r"redis unavailable: (\w+)",
+                                              (workdir / "gunicorn.log").read_text()))
+            if redis_errors:
+                print(f"The workers answered 503 on Redis errors: {dict(redis_errors)}.")
+    load_after = os.getloadavg()
+    wall = max(result["ended"] for result in measured) - started
+    latencies = [value for result in measured for value in result["latencies"]]
+    errors = sum((Counter(result["errors"]) for result in measured), Counter())
+    think = "no think time" if args.think[1] == 0 else \
+        f"think {args.think[0]:g}–{args.think[1]:g} s"
+    print(f"{args.tables} tables of 4 seats (2 humans, 2 bots, {RULESET}), {think}, clock "
+          f"{args.clock or 'off'}, {args.spectators} spectators a table, {clients} client "
+          f"processes, {args.workers} gevent workers, one redis-server (unix socket, fsync "
+          f"always); ready {ready_seconds:.1f} s after the workers answered; load average "
+          f"{load_before[0]:.2f} before, {load_after[0]:.2f} after (1 min); "
+          f"`uptime`: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
+    requests = sum(result["requests"] for result in measured)
+    print("| tables | think (s) | push latency p50 / p99 / max (ms) | pushes measured "
+          "| requests/s | CPU ms per request: workers + Redis | streams opened "
+          "| Redis memory per table | wall (s) | errors |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print(f"| {args.tables} | {args.think[0]:g}–{args.think[1]:g} | "
+          f"{quantile_ms(latencies, 0.5):.1f} / {quantile_ms(latencies, 0.99):.1f} / "
+          f"{1000 * max(latencies):.1f} | {len(latencies)} "
+          f"| {requests / wall:.0f} "
+          f"| {1000 * (cpu_after[0] - cpu_before[0]) / requests:.1f} + "
+          f"{1000 * (cpu_after[1] - cpu_before[1]) / requests:.1f} "
+          f"| {sum(result['streams'] for result in measured)} "
+          f"| {(memory_after - memory_before) / args.tables / 1024:.1f} KiB | {wall:.0f} "
+          f"| {dict(errors) or 0} |")
+
+
+def think_range(text: str) -> tuple[float, float]:
+    """``--think``: ``LOW-HIGH`` seconds, or one number (``0``: no think time)."""
+    low, _, high = text.partition("-")
+    bounds = (float(low), float(high or low))
+    if not 0 <= bounds[0] <= bounds[1] <= 30:
+        raise argparse.ArgumentTypeError("think is LOW-HIGH seconds, 0 <= LOW <= HIGH <= 30")
+    return bounds
 
 
 def main() -> None:
@@ -252,9 +427,21 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20,
                         help=f"concurrent tables (at most {MAX_TABLES})")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--clients", type=int, default=4, help="client processes")
+    parser.add_argument("--think", type=think_range, default=(1.0, 2.0),
+                        help="a human's think time before each action, LOW-HIGH seconds "
+                             "(default 1-2; 0 for none: saturation)")
+    parser.add_argument("--clock", type=int, default=45,
+                        help="the tables' turn clock in seconds (0: off)")
+    parser.add_argument("--spectators", type=int, default=0,
+                        help=f"streams a table that only watch (at most {MAX_SPECTATORS})")
+    parser.add_argument("--timeout", type=float, default=900.0,
+                        help="seconds the tables may take once started")
     args = parser.parse_args()
     if not 1 <= args.tables <= MAX_TABLES:
         parser.error(f"--tables must be 1 to {MAX_TABLES}")
+    if not 0 <= args.spectators <= MAX_SPECTATORS or not 1 <= args.clients <= 16:
+        parser.error(f"--spectators is 0 to {MAX_SPECTATORS}, --clients 1 to 16")
     workdir = Path(tempfile.mkdtemp(prefix="yd-bench-tables-"))
     try:
         run(args, workdir)

@@ -63,6 +63,12 @@ class Game:
         """Rebuild a stored seat's game of a match from its transcript, dice as recorded."""
         return _fold(cls.new_match(ruleset_id), transcript, stream=None)
 
+    def extended(self, transcript: Sequence[Mapping]) -> "Game":
+        """This match seat's game with the next entries of its transcript applied, dice as
+        recorded: ``from_match_transcript`` of the whole transcript, without replaying the
+        entries already applied."""
+        return _fold(self, transcript, stream=None)
+
     @property
     def finished(self) -> bool:
         """True once every box of the sheet is filled."""

@@ -20,6 +20,7 @@ from app.play.matches import (
     MatchConflict,
     match_not_found,
 )
+from app.play.tables import KIND as TABLE_KIND
 from app.play.views import _restriction
 from app.services import services
 from fairness import get_ruleset
@@ -105,6 +106,27 @@ def checked_id(value: str) -> str:
     return value
 
 
+def refuse_table_match(match: Match) -> None:
+    """A 409 ``table-match`` when ``match`` is a table's: it is played only through the
+    table's routes, which publish every action to the table and time its turns."""
+    if match.kind == TABLE_KIND:
+        raise MatchConflict("table-match", "This match is a table's: play it through "
+                            "/api/v1/tables/<table>/roll and /score.", match)
+
+
+def seat_outside_tables(player: str | None):
+    """The ``seat_of`` these routes act through: the caller's seat of a match that is not a
+    table's (``refuse_table_match``)."""
+    pseudonym = services().secrets.pseudonym(player) if player else None
+
+    def seat_of(match: Match) -> int | None:
+        """The caller's seat, after refusing a table's match."""
+        refuse_table_match(match)
+        return match.seat_of(pseudonym)
+
+    return seat_of
+
+
 @bp.before_request
 def settle_ledger() -> None:
     """Publish the epoch entry (its public key signs the results) before answering."""
@@ -162,8 +184,9 @@ def roll(match_id: str):
     seed = body.get("client_seed")
     if seed is not None and not isinstance(seed, str):
         raise ApiError(400, "invalid-client-seed", "client_seed must be a string.")
-    return answer(services().matches.act(checked_id(match_id), players.current_player(), number,
-                                         action, seed))
+    return answer(services().matches.act_for(checked_id(match_id),
+                                             seat_outside_tables(players.current_player()),
+                                             number, action, seed))
 
 
 @bp.post("/matches/<match_id>/score")
@@ -172,14 +195,18 @@ def score(match_id: str):
     body = json_body()
     number = action_number(body)
     action = Score(text_field(body, "category"))
-    return answer(services().matches.act(checked_id(match_id), players.current_player(), number,
-                                         action))
+    return answer(services().matches.act_for(checked_id(match_id),
+                                             seat_outside_tables(players.current_player()),
+                                             number, action))
 
 
 @bp.post("/matches/<match_id>/advance")
 def advance(match_id: str):
-    """Play the bots' turns that are due (only needed when the tables were loading)."""
-    return answer(services().matches.advance(checked_id(match_id)))
+    """Play the bots' turns that are due (only needed when the tables were loading); a
+    table's are the turn clock's to play (409 ``table-match``)."""
+    found = services().matches.get(checked_id(match_id))
+    refuse_table_match(found)
+    return answer(services().matches.advance(found.id))
 
 
 @bp.get("/matches/<match_id>/hint")

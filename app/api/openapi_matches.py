@@ -128,9 +128,10 @@ def match_paths() -> dict:
             "responses": {"200": _json(answer, "The match after the scoring and the bots."),
                           **_errors(400, 403, 404, 409, 413, 415)}}},
         "/matches/{match_id}/advance": {"post": {
-            "summary": "Play the bots' turns still due (left while the tables were loading)",
+            "summary": "Play the bots' turns still due (left while the tables were loading; "
+                       "a table's match: 409 table-match)",
             "parameters": [match, lang],
-            "responses": {"200": _json(answer, "The match."), **_errors(404)}}},
+            "responses": {"200": _json(answer, "The match."), **_errors(404, 409)}}},
         "/matches/{match_id}/hint": {"get": {
             "summary": "The best keep or box for the caller's dice and the runner-up (one "
                        "human only)",

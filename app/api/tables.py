@@ -91,13 +91,11 @@ def seat_state(match: Match, held: list[int], pseudonym: str | None, lang: str) 
     return {**state, "you": turn, "play": play}
 
 
-def answer(table_id_: str, status: int = 200, match: Match | None = None):
-    """The ``{"table": view}`` answer for the caller (with ``match`` as just written, else as
-    stored)."""
-    if match is None:
-        table, match = tables().view(table_id_)
-    else:
-        table = tables().get(table_id_)
+def answer(table_id_: str, status: int = 200,
+           written: tuple[TableRecord, Match] | None = None):
+    """The ``{"table": view}`` answer for the caller: the table and its match as an action
+    just wrote them (``written``), else as stored."""
+    table, match = written or tables().view(table_id_)
     response = jsonify({"table": table_view(table, match, caller(), language())})
     response.status_code = status
     return response
@@ -192,7 +190,7 @@ def _act(table: str, number: int, action):
     player = players.current_player()
     if player is None:
         raise ApiError(403, "not-your-match", "You hold no seat at this table.")
-    return answer(table, match=tables().act(table_id(table), player, number, action))
+    return answer(table, written=tables().act(table_id(table), player, number, action))
 
 
 @bp.get("/tables/<table>/events")

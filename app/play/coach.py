@@ -5,7 +5,8 @@ day's skill board and, once a date is revealed, its references (issue 10).
   thread. Only one process builds a missing table: the thread takes an exclusive file lock
   (``.build.lock`` beside the tables) around each table, so the other workers wait on the lock
   and then load the file the builder saved. Nothing waits for the tables: what needs one
-  raises ``TablesNotReady`` until it is loaded.
+  raises ``TablesNotReady`` until it is loaded. In a gevent worker the loading, building and
+  lock waiting run in gevent's native thread pool, never on the event loop.
 - Skill: a finished daily game's expected points lost to perfect play, ranked on the day's
   skill board; computed when the game finishes, or queued in Redis and computed by the
   background pass as soon as the tables are there.
@@ -19,8 +20,9 @@ import datetime as dt
 import fcntl
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import redis
 from redis.exceptions import LockError, RedisClusterException
@@ -42,6 +44,7 @@ REFERENCES_LEASE_SECONDS = 300.0
 REFERENCES_RECENT_DAYS = 2
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def centipoints(loss: float) -> int:
@@ -59,6 +62,27 @@ def _file_lock(directory: Path):
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def off_the_loop(function: Callable[..., T], *args) -> T:
+    """``function(*args)`` in gevent's pool of native threads when this process runs on gevent
+    (a gunicorn gevent worker): reading a table file, checking its digest, building it and
+    waiting on the build lock are seconds of CPU or blocking calls that would otherwise stall
+    every request and event stream of the worker. Called directly anywhere else."""
+    if not monkey_patched():
+        return function(*args)
+    import gevent
+
+    return gevent.get_hub().threadpool.apply(function, args)
+
+
+def monkey_patched() -> bool:
+    """True when gevent has patched ``threading`` in this process."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return False
+    return monkey.is_module_patched("threading")
 
 
 class TableSource:
@@ -110,11 +134,11 @@ class TableSource:
         return self._ready.issuperset(self.rulesets)
 
     def _warm(self) -> None:
-        """Load or build each table in turn, one process at a time per directory."""
+        """Load or build each table in turn, one process at a time per directory, off the
+        event loop of a gevent worker (``off_the_loop``)."""
         for ruleset in self.rulesets:
             try:
-                with _file_lock(self.directory):
-                    self.cache.wait(ruleset)
+                off_the_loop(self._load_or_build, ruleset)
             except Exception:  # the tables stay "being computed"; the log says why
                 log.exception("could not build or load the %s strategy table", ruleset)
                 return
@@ -122,6 +146,12 @@ class TableSource:
             self._loaded[ruleset].set()
             log.info("strategy table %s ready", ruleset,
                      extra={"event": "strategy-table", "ruleset": ruleset})
+
+    def _load_or_build(self, ruleset: str) -> None:
+        """Load ``ruleset``'s table into the cache (building it first if no process has),
+        under the directory's build lock."""
+        with _file_lock(self.directory):
+            self.cache.wait(ruleset)
 
 
 _sources: dict[tuple[Path, tuple[str, ...]], TableSource] = {}

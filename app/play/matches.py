@@ -310,7 +310,7 @@ class MatchService:
                 action, client_seed: str | None = None) -> Match:
         """``act`` for the seat ``seat_of(match)`` names (None: not the caller's match): a
         table's pass-and-play seats and its turn clock act through this."""
-        match = self.get(match_id)
+        match = self._cached_at(match_id, number) or self.get(match_id)
         for _ in range(MAX_ATTEMPTS):
             seat = seat_of(match)
             if seat is None:
@@ -418,15 +418,32 @@ class MatchService:
 
     def _rebuilt(self, record: MatchRecord) -> Match:
         """The Match of ``record``, its games taken from this process's cache when it holds
-        the same version (the fields as read now), else rebuilt from the transcripts."""
+        the same version or an earlier one (only the seats that acted since replay their new
+        actions), else rebuilt from the transcripts."""
         with self._lock:
             cached = self._cache.get(record.id)
-        if cached is not None and cached.record.log == record.log:
-            match = Match(record, cached.seats, cached.games,
+        known = 0 if cached is None else cached.record.version
+        if cached is not None and record.log[:known] == cached.record.log:
+            games = list(cached.games)
+            for seat, entries in enumerate(record.transcripts(len(games), start=known)):
+                if entries:
+                    games[seat] = games[seat].extended(entries)
+            match = Match(record, cached.seats, tuple(games),
                           tuple(record.json_field("client_seeds")))
         else:
             match = _rebuild(record)
         return self._remember(match)
+
+    def _cached_at(self, match_id: str, number: int) -> Match | None:
+        """The match as this process last wrote or read it, when it stood at action
+        ``number`` and was being played: the action's compare-and-set checks that it still
+        does, so no read comes first (None: read it)."""
+        with self._lock:
+            cached = self._cache.get(match_id)
+        if cached is None or cached.record.version != number or cached.status != PLAYING or \
+                self.clock() >= cached.idle_until():
+            return None
+        return cached
 
     def _remember(self, match: Match) -> Match:
         """Keep ``match`` in the cache (the least recently used dropped past CACHE_SIZE)."""

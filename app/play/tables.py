@@ -17,6 +17,8 @@ so a move is applied once whichever worker gets there.
 
 import datetime as dt
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 
 from app.api.errors import ApiError
@@ -42,6 +44,7 @@ CODE_LENGTH = 6
 CODE_ATTEMPTS = 5
 MAX_ATTEMPTS = 4
 BOTS_RETRY_SECONDS = 1.0
+PLAYING_CACHE_SIZE = 4096  # started tables whose record a process keeps (fixed once playing)
 BY_PLAYER, BY_CLOCK, BY_BOTS = "player", "clock", "bots"
 
 
@@ -137,6 +140,8 @@ class TableService:
         self.clock = clock
         self.pseudonym = pseudonym
         self.now = now
+        self._lock = threading.Lock()
+        self._playing_tables: OrderedDict[str, TableRecord] = OrderedDict()
 
     # The lobby
 
@@ -217,9 +222,11 @@ class TableService:
 
     # Playing
 
-    def act(self, table_id: str, player: str, number: int, action) -> Match:
+    def act(self, table_id: str, player: str, number: int,
+            action) -> tuple[TableRecord, Match]:
         """``player``'s action on the turn seat they hold (any of their seats at a pass and
-        play table), then the bots' turns it hands over; published to every seat."""
+        play table), then the bots' turns it hands over; published to every seat. The table
+        (its timed turn as just written) and the match after it."""
         table = self._playing(table_id)
         pseudonym = self.pseudonym(player)
 
@@ -231,8 +238,11 @@ class TableService:
             return match.seat_of(pseudonym)
 
         match = self.matches.act_for(table.match, seat_of, number, action)
-        self._published(table, number, match, BY_PLAYER)  # a repeat re-sends: pages skip it
-        return match
+        deadline = self._published(table, number, match, BY_PLAYER)  # a repeat re-sends
+        fields = {**table.fields, "turn": turn_of(match) or "", "deadline": repr(deadline)}
+        if deadline is None:
+            fields.pop("deadline")
+        return TableRecord(table.id, fields), match
 
     def expire(self, table_id: str) -> None:
         """The turn clock's move for ``table_id``, called by a runner that claimed it: play the
@@ -294,10 +304,21 @@ class TableService:
         return max(0.0, round(table.deadline - self.clock.now(), 3))
 
     def _playing(self, table_id: str) -> TableRecord:
-        """The table, which must have started."""
+        """The table, which must have started. A started table's record only changes in its
+        timed turn, which an action rewrites anyway: the process keeps it, and an action reads
+        nothing of the table's."""
+        with self._lock:
+            table = self._playing_tables.get(table_id)
+            if table is not None:
+                self._playing_tables.move_to_end(table_id)
+                return table
         table = self.get(table_id)
         if table.status != PLAYING:
             raise ApiError(409, "table-waiting", "The table has not started yet.")
+        with self._lock:
+            self._playing_tables[table_id] = table
+            while len(self._playing_tables) > PLAYING_CACHE_SIZE:
+                self._playing_tables.popitem(last=False)
         return table
 
     def _time_turn(self, table_id: str, clock_seconds: int, match: Match) -> float | None:
@@ -324,19 +345,38 @@ class TableService:
                 max(0.0, round(deadline - self.clock.now(), 3)),
                 "status": match.status}
 
-    def _published(self, table: TableRecord, before: int, match: Match, by: str) -> None:
-        """Time the next turn and publish the actions from ``before`` on (and the end)."""
-        deadline = self._time_turn(table.id, table.clock, match)
+    def _published(self, table: TableRecord, before: int, match: Match,
+                   by: str) -> float | None:
+        """Time the next turn and publish the actions from ``before`` on (and the end) in one
+        script on the table's keys, then keep the turn clock's index in step (a write only
+        when the turn is new, the table ends, or bots are left due); the turn's deadline."""
+        now = self.clock.now()
+        turn = turn_of(match)
+        bots_due = turn is not None and match.seats[match.turn_seat].kind == BOT
+        timed = turn if table.clock and turn is not None and not bots_due else None
+        events = []
         actions = [action.to_json() for action in match.record.log[before:]]
         if actions or match.status != PLAYING:
-            self.channel.publish(table.id, "actions", {
+            seat = match.turn_seat if match.status == PLAYING else None
+            events.append(("actions", {
                 "from": before, "to": match.record.version, "by": by, "actions": actions,
-                "totals": [game.totals().total for game in match.games],
-                **self._turn(match, deadline)})
+                "totals": [game.totals().total for game in match.games], "turn": seat,
+                "round": None if seat is None else len(match.games[seat].boxes) + 1,
+                "status": match.status}, True))
         if match.status != PLAYING:
-            self.channel.publish(table.id, END_KIND, {
+            events.append((END_KIND, {
                 "status": match.status, "ranks": match.ranks(),
-                "winners": [i for i, rank in enumerate(match.ranks()) if rank == 1]})
+                "winners": [i for i, rank in enumerate(match.ranks()) if rank == 1]}, False))
+        published = self.channel.publish_turn(table.id, timed, now + table.clock, now, events)
+        if bots_due:
+            self.clock.arm(table.id, now + BOTS_RETRY_SECONDS)
+        elif timed is not None and published.timed:
+            self.clock.arm(table.id, published.deadline)
+        elif timed is None and (table.clock or by != BY_PLAYER):
+            # The end of a timed table, or the bots' and the clock's moves: a human's action
+            # at a table without a clock finds nothing armed (bots left due are played first).
+            self.clock.disarm(table.id)
+        return published.deadline
 
 
 def public_seats(seats: Sequence[Mapping]) -> list[dict]:

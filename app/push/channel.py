@@ -8,17 +8,59 @@ loses nothing. The stream id is the SSE ``id:``: a browser that reconnects sends
 ``Last-Event-ID`` and reads on from there. The stream lives as long as its table (its expiry is
 renewed with each event) and keeps at most ``MAX_EVENTS`` (more than any table makes), so it is
 one key of one hash slot and works on Redis Cluster as is.
+
+An action's events are written by ``publish_turn``: one script on the table's hash tag that
+also times the turn the action hands over (the table's ``turn`` and ``deadline``, as
+``TableStore.time_turn`` does) and writes each event's ``seconds_left`` from that deadline, so
+an action costs its compare-and-set on the match and this one round trip.
 """
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+import redis
+
+from app.storage.tables import TABLE_TTL_SECONDS, table_key
 
 MAX_EVENTS = 2000
 EVENT_TTL_SECONDS = 24 * 3600
 STREAM_ID = re.compile(r"\d{1,20}-\d{1,20}")
 START = "0-0"
+LEFT_FIELD = "seconds_left"
+# Readers a process may hold blocked in XREAD at once: one a stream open on that worker.
+STREAM_CONNECTIONS = 4000
+
+# KEYS: the table's hash, its events. ARGV: the turn to time ('' for none), its deadline if it
+# is not timed yet, the table's ttl, now, the events' ttl, their maximum length, then for each
+# event its kind, '1' when it carries the turn's seconds left (its data is then a JSON object
+# without its closing brace, the script adds the member) else '0', and its data. Returns the
+# turn's deadline ('' when none), 1 when this call timed the turn, and the events' ids.
+_PUBLISH_TURN = """
+local deadline, timed = '', 0
+if ARGV[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'turn') ~= ARGV[1] then
+    redis.call('HSET', KEYS[1], 'turn', ARGV[1], 'deadline', ARGV[2])
+    redis.call('EXPIRE', KEYS[1], ARGV[3])
+    timed = 1
+  end
+  deadline = redis.call('HGET', KEYS[1], 'deadline')
+end
+local left = 'null'
+if deadline ~= '' then
+  left = string.format('%.3f', math.max(0, tonumber(deadline) - tonumber(ARGV[4])))
+end
+local ids = {}
+for index = 7, #ARGV, 3 do
+  local data = ARGV[index + 2]
+  if ARGV[index + 1] == '1' then data = data .. ',"seconds_left":' .. left .. '}' end
+  ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], '*',
+                             'kind', ARGV[index], 'data', data)
+end
+if #ids > 0 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
+return {deadline, timed, ids}
+"""
 
 
 def events_key(table_id: str) -> str:
@@ -32,12 +74,36 @@ def valid_event_id(text: str | None) -> bool:
 
 
 @dataclass(frozen=True)
+class Published:
+    """What ``publish_turn`` did: the timed turn's deadline (None when no turn is timed),
+    whether this call timed it (a new turn), and the events' ids."""
+
+    deadline: float | None
+    timed: bool
+    ids: list[str]
+
+
+@dataclass(frozen=True)
 class Event:
     """One event of a table: its stream id, its kind and its JSON data."""
 
     id: str
     kind: str
     data: dict
+
+
+def reading_client(client):
+    """The client of the streams' blocking reads: a pool of its own of up to
+    STREAM_CONNECTIONS connections to the same server, so that the watchers waiting in XREAD
+    (each holds a connection while it waits) never take the connections the requests need
+    (redis-py's pools stop at 100 by default: a worker with 100 open streams answered every
+    request 503). A cluster client, whose pools are per node and unbounded, is used as is."""
+    pool = getattr(client, "connection_pool", None)
+    if pool is None:
+        return client
+    return redis.Redis(connection_pool=type(pool)(
+        connection_class=pool.connection_class, max_connections=STREAM_CONNECTIONS,
+        **pool.connection_kwargs))
 
 
 class TableChannel:
@@ -47,17 +113,38 @@ class TableChannel:
         """Bind to a redis-py client (plain or cluster); events expire ``ttl_seconds`` after
         the table's last one."""
         self.client = client
+        self.reader = reading_client(client)
         self.ttl_seconds = ttl_seconds
+        self._publish_turn = client.register_script(_PUBLISH_TURN)
 
     def publish(self, table_id: str, kind: str, data: Mapping) -> str:
         """Append an event; returns its id. One round trip (XADD and EXPIRE pipelined)."""
         key = events_key(table_id)
         pipe = self.client.pipeline(transaction=False)
-        pipe.xadd(key, {"kind": kind, "data": json.dumps(dict(data), separators=(",", ":"))},
+        pipe.xadd(key, {"kind": kind, "data": _json(data)},
                   maxlen=MAX_EVENTS, approximate=True)
         pipe.expire(key, self.ttl_seconds)
         event_id, _ = pipe.execute()
         return event_id
+
+    def publish_turn(self, table_id: str, turn: str | None, deadline: float, now: float,
+                     events: Sequence[tuple[str, Mapping, bool]]) -> Published:
+        """Time ``turn`` (``<seat>:<round>``; None: none) until ``deadline`` unless it is timed
+        already, and append ``events`` (kind, data, whether the data gets the turn's
+        ``seconds_left`` at ``now``): one script on the table's hash tag."""
+        args = [turn or "", repr(deadline), TABLE_TTL_SECONDS, repr(now), self.ttl_seconds,
+                MAX_EVENTS]
+        for kind, data, timed in events:
+            text = _json(data)
+            if timed:
+                if not data or LEFT_FIELD in data:
+                    raise ValueError("a timed event's data is a non-empty object without "
+                                     f"{LEFT_FIELD}")
+                text = text[:-1]
+            args += [kind, "1" if timed else "0", text]
+        stored, timed_now, ids = self._publish_turn(
+            keys=[table_key(table_id), events_key(table_id)], args=args)
+        return Published(float(stored) if stored else None, timed_now == 1, list(ids))
 
     def last_id(self, table_id: str) -> str:
         """The id of the table's latest event, or ``0-0`` when it has none."""
@@ -68,7 +155,7 @@ class TableChannel:
              count: int = 200) -> list[Event]:
         """Up to ``count`` events after id ``after``; with ``block_ms``, wait up to that long
         for one when there are none yet (an empty list when none came)."""
-        reply = self.client.xread({events_key(table_id): after}, count=count, block=block_ms)
+        reply = self.reader.xread({events_key(table_id): after}, count=count, block=block_ms)
         if not reply:
             return []
         (_, entries), = reply  # one stream asked, one answered (RESP2's list form)
@@ -78,3 +165,8 @@ class TableChannel:
     def forget(self, table_id: str) -> None:
         """Drop a table's events (when the table itself is removed)."""
         self.client.delete(events_key(table_id))
+
+
+def _json(data: Mapping) -> str:
+    """An event's data as compact JSON text."""
+    return json.dumps(dict(data), separators=(",", ":"))

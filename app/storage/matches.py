@@ -131,10 +131,10 @@ class MatchRecord:
         text = self.fields.get(name)
         return None if text is None else json.loads(text)
 
-    def transcripts(self, seats: int) -> list[list[dict]]:
-        """Each seat's transcript, in seat order."""
+    def transcripts(self, seats: int, start: int = 0) -> list[list[dict]]:
+        """Each seat's transcript, in seat order (its entries from action ``start`` on)."""
         split: list[list[dict]] = [[] for _ in range(seats)]
-        for action in self.log:
+        for action in self.log[start:]:
             split[action.seat].append(dict(action.entry))
         return split
 

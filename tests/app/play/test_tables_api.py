@@ -302,3 +302,20 @@ def test_a_table_with_a_bot_plays_a_new_sheet_to_its_signed_end(app, service, pu
     assert final["status"] == "finished"
     assert [len(seat["boxes"]) for seat in final["seats"]] == [final["rounds"]] * 2
     check_published(final, public_key)
+
+
+def test_a_tables_match_is_refused_by_the_match_routes_and_stays_as_it_was(app, service):
+    clients, table_id = seated(app)
+    ann = clients[0]
+    table = view(ann, table_id)
+    match_id, number = table["match"]["id"], table["match"]["next_action"]
+    events_before = len(events_of(service, table_id))
+    for path, body in ((f"/matches/{match_id}/roll", {"roll": number, "hold": None}),
+                       (f"/matches/{match_id}/score", {"roll": number, "category": "chance"}),
+                       (f"/matches/{match_id}/advance", None)):
+        status, answer = call(ann, "POST", path, body)
+        assert status == 409 and answer["error"]["code"] == "table-match", answer
+    assert view(ann, table_id)["match"]["next_action"] == number
+    assert len(events_of(service, table_id)) == events_before
+    status, answer = call(ann, "POST", f"/tables/{table_id}/roll", {"roll": number, "hold": None})
+    assert status == 200 and answer["table"]["match"]["next_action"] == number + 1

@@ -3,9 +3,12 @@ new ones from another connection (another worker), and the SSE text a browser re
 
 import threading
 
+import pytest
+
 from app.push.channel import TableChannel, events_key, valid_event_id
 from app.push.sse import END_KIND, format_event, table_events
 from app.storage.store import connect
+from app.storage.tables import table_key
 
 
 def test_events_are_read_after_any_id_in_order(redis_client):
@@ -71,3 +74,49 @@ def test_a_malformed_last_event_id_is_treated_as_none():
     assert valid_event_id("1700000000000-3")
     for text in (None, "", "0", "abc-1", "1-2-3", "1-2\n"):
         assert not valid_event_id(text)
+
+
+def test_an_actions_events_and_its_turn_are_written_by_one_script(redis_client):
+    """``publish_turn`` times a new turn once (the first writer's deadline stays), writes the
+    seconds left into the events that ask for it, and times nothing for no turn."""
+    channel = TableChannel(redis_client)
+    redis_client.hset(table_key("t5"), mapping={"status": "playing", "turn": "0:1",
+                                                "deadline": "1000.0"})
+    first = channel.publish_turn("t5", "1:1", 1045.0, 1000.0,
+                                 [("actions", {"to": 2}, True), (END_KIND, {"ranks": [1]}, False)])
+    again = channel.publish_turn("t5", "1:1", 1050.0, 1010.5, [("actions", {"to": 3}, True)])
+    none = channel.publish_turn("t5", None, 0.0, 1011.0, [("actions", {"to": 4}, True)])
+    assert (first.deadline, first.timed) == (1045.0, True)
+    assert (again.deadline, again.timed) == (1045.0, False)
+    assert (none.deadline, none.timed) == (None, False)
+    assert redis_client.hmget(table_key("t5"), "turn", "deadline") == ["1:1", "1045.0"]
+    events = channel.read("t5", "0-0")
+    assert [e.id for e in events] == first.ids + again.ids + none.ids
+    assert [(e.kind, e.data) for e in events] == [
+        ("actions", {"to": 2, "seconds_left": 45.0}), (END_KIND, {"ranks": [1]}),
+        ("actions", {"to": 3, "seconds_left": 34.5}), ("actions", {"to": 4, "seconds_left": None})]
+    assert redis_client.ttl(events_key("t5")) > 0
+
+
+def test_more_blocked_readers_than_a_default_pool_leave_requests_their_connections(redis_url):
+    """Readers waiting in XREAD have a pool of their own: 120 of them at once (redis-py's
+    default pool stops at 100) and the requests' client still has connections to publish."""
+    if redis_url.startswith("redis+cluster"):
+        pytest.skip("a cluster client's pools are per node and unbounded")
+    client = connect(redis_url)
+    channel = TableChannel(client)
+    readers = 120
+    got = []
+    threads = [threading.Thread(target=lambda: got.extend(channel.read("t6", "0-0",
+                                                                       block_ms=10_000)))
+               for _ in range(readers)]
+    for thread in threads:
+        thread.start()
+    for _ in range(200):
+        if client.info("clients")["blocked_clients"] >= readers:
+            break
+        threading.Event().wait(0.05)
+    channel.publish("t6", "roll", {"n": 1})
+    for thread in threads:
+        thread.join()
+    assert len(got) == readers
