@@ -88,13 +88,14 @@ def redis_url():
 
 @pytest.fixture(scope="session")
 def strategy_tables_dir(tmp_path_factory):
-    """The daily sheets' strategy tables (every epoch's: Yatzy's too, about 45 s of one core),
-    built once for every app and live server of the session (``YACHT_DAILY_TEST_STRATEGY_DIR``
-    names a directory to keep across sessions; the files carry checksums, a stale one is
-    rebuilt)."""
+    """The daily sheets' strategy tables (every epoch's: Yatzy's too, about 45 s of one core)
+    and Generala's (under a second, so that its bots at tables and against the computer play
+    at once), built once for every app and live server of the session
+    (``YACHT_DAILY_TEST_STRATEGY_DIR`` names a directory to keep across sessions; the files
+    carry checksums, a stale one is rebuilt)."""
     directory = Path(os.environ.get("YACHT_DAILY_TEST_STRATEGY_DIR")
                      or tmp_path_factory.mktemp("strategy-tables"))
-    for ruleset in DAILY_RULESETS_WITH_YATZY:
+    for ruleset in (*DAILY_RULESETS_WITH_YATZY, "generala"):
         load_or_build(directory, ruleset)
     os.environ["YACHT_DAILY_STRATEGY_DIR"] = str(directory)
     return directory

@@ -2,10 +2,11 @@
 day's skill board and, once a date is revealed, its references (issue 10).
 
 - Tables: one ``strategy.TableCache`` per process and directory, warmed by a background
-  thread. Only one process builds a missing table: the thread takes an exclusive file lock
-  (``.build.lock`` beside the tables) around each table, so the other workers wait on the lock
-  and then load the file the builder saved. Nothing waits for the tables: what needs one
-  raises ``TablesNotReady`` until it is loaded.
+  thread (the tables already saved first). Only one process builds a missing table: the thread
+  takes an exclusive file lock of that table's own (``.<table file>.lock`` beside the tables)
+  around it, so the other workers wait on the lock and then load the file the builder saved,
+  while a sheet whose table is another file never waits behind that build. Nothing waits for
+  the tables: what needs one raises ``TablesNotReady`` until it is loaded.
 - Skill: a finished daily game's expected points lost to perfect play, ranked on the day's
   skill board; computed when the game finishes, or queued in Redis and computed by the
   background pass as soon as the tables are there.
@@ -34,7 +35,6 @@ from fairness import DAILY_RULESETS, DiceStream
 from fairness.sheets import DAILY_RULESETS_WITH_YATZY
 from strategy import TablesNotReady
 
-LOCK_FILE = ".build.lock"
 POLL_SECONDS = 1.0
 LOAD_WAIT_SECONDS = 5.0
 SKILL_BATCH = 50
@@ -49,11 +49,19 @@ def centipoints(loss: float) -> int:
     return max(0, round(loss * 100))
 
 
+def lock_file(directory: Path, ruleset: str) -> Path:
+    """The build lock of ``ruleset``'s table file in ``directory``: one per file, so sheets
+    that share a table (triple Yahtzee reads Yahtzee's) share its lock."""
+    table = strategy.table_file(directory, ruleset)
+    return table.with_name(f".{table.name}.lock")
+
+
 @contextlib.contextmanager
-def _file_lock(directory: Path):
-    """Hold the exclusive build lock of a tables directory (blocks until it is free)."""
+def _file_lock(directory: Path, ruleset: str):
+    """Hold the exclusive build lock of ``ruleset``'s table in ``directory`` (blocks until it
+    is free)."""
     directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / LOCK_FILE, "a") as handle:
+    with open(lock_file(directory, ruleset), "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -110,10 +118,13 @@ class TableSource:
         return self._ready.issuperset(self.rulesets)
 
     def _warm(self) -> None:
-        """Load or build each table in turn, one process at a time per directory."""
-        for ruleset in self.rulesets:
+        """Load or build each table in turn, one process at a time per table file: the saved
+        ones first, so that none waits behind a build."""
+        saved_first = sorted(self.rulesets, key=lambda ruleset: not strategy.table_file(
+            self.directory, ruleset).exists())
+        for ruleset in saved_first:
             try:
-                with _file_lock(self.directory):
+                with _file_lock(self.directory, ruleset):
                     self.cache.wait(ruleset)
             except Exception:  # the tables stay "being computed"; the log says why
                 log.exception("could not build or load the %s strategy table", ruleset)
