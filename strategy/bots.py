@@ -14,6 +14,10 @@ level is four numbers (docs/strategy.md, "Bots"):
 - ``stop_bias`` (points): added to every box while rolls are left, so the bot stops rolling
   when a box looks almost as good as rolling on.
 
+The two numbers in points are points of a one-column sheet's box: on a sheet whose boxes score
+times a multiplier (triple Yahtzee's ×1, ×2, ×3) a bot plays them times the sheet's mean
+multiplier (``on_sheet``), so that a level errs as often there as on one column.
+
 Within a turn the bot plans consistently with what it perceives: a keep is worth the mean of
 the perceived values of the hands it can lead to. Each decision (every action with dice
 showing) draws exactly one uniform number from the bot's generator, whatever the level, so a
@@ -23,12 +27,13 @@ Any table works: a solved ``Table`` or triple Yahtzee's ``ColumnsTable`` (the sa
 the bots play every sheet.
 """
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 
-from fairness import DiceStream, Game
+from fairness import DiceStream, Game, get_ruleset
 from fairness.game import NO_HOLD
 
 from .dice import HAND_INDEX, KEEP_INDEX, KEEPS, best_sub_keep, keep_values_from, sub_keeps
@@ -82,6 +87,23 @@ def get_level(name: str) -> Level:
     except KeyError:
         raise ValueError(f"unknown bot level {name!r}; expected one of "
                          f"{', '.join(LEVELS)}") from None
+
+
+def point_scale(ruleset_id: str) -> float:
+    """How many points a box of ``ruleset_id`` is worth against a one-column sheet's: the mean
+    multiplier of its boxes (1 on every one-column sheet, 2 on triple Yahtzee)."""
+    categories = get_ruleset(ruleset_id).categories
+    return sum(category.multiplier for category in categories) / len(categories)
+
+
+def on_sheet(level: Level, ruleset_id: str) -> Level:
+    """``level`` as it plays ``ruleset_id``: its temperature and stop bias times the sheet's
+    ``point_scale`` (the level itself on a one-column sheet)."""
+    scale = point_scale(ruleset_id)
+    if scale == 1:
+        return level
+    return dataclasses.replace(level, temperature=level.temperature * scale,
+                               stop_bias=level.stop_bias * scale)
 
 
 def _keep_choices() -> np.ndarray:
@@ -242,7 +264,8 @@ class Bot:
     def __init__(self, table: Table, level: Level | str, rng: np.random.Generator):
         """A bot playing ``table``'s sheet at ``level``, drawing its choices from ``rng``."""
         self.table = table
-        self.level = get_level(level) if isinstance(level, str) else level
+        self.level = on_sheet(get_level(level) if isinstance(level, str) else level,
+                              table.ruleset_id)
         self.rng = rng
         self._state: tuple[int, int, int] | None = None
         self._plan: TurnPlan | None = None

@@ -24,6 +24,7 @@ from .bots import (
     TurnPlan,
     apply,
     choice_values,
+    on_sheet,
     pick,
     plan_turns,
     seeded_game,
@@ -113,7 +114,7 @@ class _Batch:
 
     def __init__(self, table: Table, level: Level, games: SeededGames):
         """Empty sheets for every game of ``games``."""
-        self.table, self.level, self.games = table, level, games
+        self.table, self.level, self.games = table, on_sheet(level, table.ruleset_id), games
         count, turns = len(games.dice), table.rules.boxes
         self.mask = np.zeros(count, dtype=np.int64)
         self.upper = np.zeros(count, dtype=np.int64)  # the upper part of the table's state

@@ -34,7 +34,7 @@ from app.ledger.reveal_runner import RevealRunner
 from app.services import EXTENSION
 from app.storage.embedded import EmbeddedRedis
 from app.storage.store import connect
-from fairness.sheets import DAILY_RULESETS_WITH_YATZY
+from fairness import RULESETS
 from strategy import load_or_build
 from tests.app.logplay import Witness
 
@@ -88,13 +88,15 @@ def redis_url():
 
 @pytest.fixture(scope="session")
 def strategy_tables_dir(tmp_path_factory):
-    """The daily sheets' strategy tables (every epoch's: Yatzy's too, about 45 s of one core),
-    built once for every app and live server of the session (``YACHT_DAILY_TEST_STRATEGY_DIR``
-    names a directory to keep across sessions; the files carry checksums, a stale one is
-    rebuilt)."""
+    """Every sheet's strategy tables (the daily sheets', Yatzy's the largest at about 45 s of
+    one core, and the other sheets' that bots and the coach use at tables and against the
+    computer: Generala, the Yahtzee variants), built once for every app and live server of the
+    session, so that no server builds one in a worker while it serves
+    (``YACHT_DAILY_TEST_STRATEGY_DIR`` names a directory to keep across sessions; the files
+    carry checksums, a stale one is rebuilt)."""
     directory = Path(os.environ.get("YACHT_DAILY_TEST_STRATEGY_DIR")
                      or tmp_path_factory.mktemp("strategy-tables"))
-    for ruleset in DAILY_RULESETS_WITH_YATZY:
+    for ruleset in RULESETS:
         load_or_build(directory, ruleset)
     os.environ["YACHT_DAILY_STRATEGY_DIR"] = str(directory)
     return directory

@@ -2,11 +2,13 @@
 day's skill board and, once a date is revealed, its references (issue 10).
 
 - Tables: one ``strategy.TableCache`` per process and directory, warmed by a background
-  thread. Only one process builds a missing table: the thread takes an exclusive file lock
-  (``.build.lock`` beside the tables) around each table, so the other workers wait on the lock
-  and then load the file the builder saved. Nothing waits for the tables: what needs one
-  raises ``TablesNotReady`` until it is loaded. In a gevent worker the loading, building and
-  lock waiting run in gevent's native thread pool, never on the event loop.
+  thread (the tables already saved first). Only one process builds a missing table: the thread
+  takes an exclusive file lock of that table's own (``.<table file>.lock`` beside the tables)
+  around it, so the other workers wait on the lock and then load the file the builder saved,
+  while a sheet whose table is another file never waits behind that build. Nothing waits for
+  the tables: what needs one raises ``TablesNotReady`` until it is loaded. In a gevent worker
+  the loading, building and lock waiting run in gevent's native thread pool, never on the
+  event loop.
 - Skill: a finished daily game's expected points lost to perfect play, ranked on the day's
   skill board; computed when the game finishes, or queued in Redis and computed by the
   background pass as soon as the tables are there.
@@ -36,7 +38,6 @@ from fairness import DAILY_RULESETS, DiceStream
 from fairness.sheets import DAILY_RULESETS_WITH_YATZY
 from strategy import TablesNotReady
 
-LOCK_FILE = ".build.lock"
 POLL_SECONDS = 1.0
 LOAD_WAIT_SECONDS = 5.0
 SKILL_BATCH = 50
@@ -52,11 +53,19 @@ def centipoints(loss: float) -> int:
     return max(0, round(loss * 100))
 
 
+def lock_file(directory: Path, ruleset: str) -> Path:
+    """The build lock of ``ruleset``'s table file in ``directory``: one per file, so sheets
+    that share a table (triple Yahtzee reads Yahtzee's) share its lock."""
+    table = strategy.table_file(directory, ruleset)
+    return table.with_name(f".{table.name}.lock")
+
+
 @contextlib.contextmanager
-def _file_lock(directory: Path):
-    """Hold the exclusive build lock of a tables directory (blocks until it is free)."""
+def _file_lock(directory: Path, ruleset: str):
+    """Hold the exclusive build lock of ``ruleset``'s table in ``directory`` (blocks until it
+    is free)."""
     directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / LOCK_FILE, "a") as handle:
+    with open(lock_file(directory, ruleset), "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -134,9 +143,12 @@ class TableSource:
         return self._ready.issuperset(self.rulesets)
 
     def _warm(self) -> None:
-        """Load or build each table in turn, one process at a time per directory, off the
-        event loop of a gevent worker (``off_the_loop``)."""
-        for ruleset in self.rulesets:
+        """Load or build each table in turn, one process at a time per table file, the saved
+        ones first so that none waits behind a build, off the event loop of a gevent worker
+        (``off_the_loop``)."""
+        saved_first = sorted(self.rulesets, key=lambda ruleset: not strategy.table_file(
+            self.directory, ruleset).exists())
+        for ruleset in saved_first:
             try:
                 off_the_loop(self._load_or_build, ruleset)
             except Exception:  # the tables stay "being computed"; the log says why
@@ -149,8 +161,8 @@ class TableSource:
 
     def _load_or_build(self, ruleset: str) -> None:
         """Load ``ruleset``'s table into the cache (building it first if no process has),
-        under the directory's build lock."""
-        with _file_lock(self.directory):
+        under the build lock of its table file."""
+        with _file_lock(self.directory, ruleset):
             self.cache.wait(ruleset)
 
 

@@ -23,7 +23,7 @@ from strategy import (
     table_file,
     table_path,
 )
-from strategy.bots import GREEDY, LEVELS, play_bot_game, seeded_game
+from strategy.bots import GREEDY, LEVELS, Bot, play_bot_game, point_scale, seeded_game
 from strategy.botsim import play_seeded, seeded_games, simulate, summary
 
 SEED = 16
@@ -107,6 +107,21 @@ def test_the_triple_bot_beats_the_greedy_player(solved):
     greedy = simulate(table, GREEDY, games).scores.astype(float)
     difference = perfect - greedy
     assert difference.mean() > 4 * difference.std(ddof=1) / math.sqrt(len(difference))
+
+
+def test_a_level_errs_in_points_of_one_column_box_on_every_sheet(solved):
+    """The temperature and the stop bias are points of a one-column box: triple Yahtzee's
+    boxes score ×1, ×2, ×3 (2 on average), so its bots play them doubled; the weights, and
+    every level on a one-column sheet, stay as defined."""
+    assert point_scale("yahtzee-triple") == 2
+    assert point_scale("yatzy") == point_scale("generala") == point_scale("yahtzee") == 1
+    for name, level in LEVELS.items():
+        triple = Bot(solved("yahtzee-triple"), name, np.random.default_rng(0)).level
+        assert (triple.temperature, triple.stop_bias) == (2 * level.temperature,
+                                                          2 * level.stop_bias)
+        assert (triple.future_weight, triple.bonus_weight) == (level.future_weight,
+                                                               level.bonus_weight)
+        assert Bot(solved("generala"), name, np.random.default_rng(0)).level is level
 
 
 def test_the_cache_serves_the_triple_sheet_from_its_columns_file(tmp_path, solved):

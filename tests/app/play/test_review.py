@@ -103,7 +103,7 @@ def test_while_one_process_builds_the_tables_others_answer_being_computed_then_l
     app = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
                       "CLOCK": clock, "STRATEGY_DIR": str(fresh)})
     client = app.test_client()
-    with coach_module._file_lock(fresh):  # the builder, as another worker would hold it
+    with coach_module._file_lock(fresh, "yacht"):  # the builder, as another worker holds it
         state = play_to_end(client, start(client, "yacht", PLAY_DATE), random.Random(5))
         response = client.get(f"/api/v1/games/{state['id']}/review")
         assert response.status_code == 503

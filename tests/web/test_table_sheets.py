@@ -1,0 +1,64 @@
+"""Tables on the new sheets in a real Chromium: on Scandinavian Yatzy, Generala and triple
+Yahtzee a player creates a table from the page with a perfect bot and no clock, plays every
+turn by clicking (one roll, the first box offered), reads the coach's review of each seat on
+the results and gets "Verify the rolls" ✓ for both seats."""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from .table_page import (
+    create_table,
+    open_page,
+    play_if_my_turn,
+    ranks_text,
+    start_table_server,
+    verify_every_seat,
+)
+
+GAME_SECONDS = 300  # 39 turns on the triple sheet, on a busy machine
+REVIEW_MS = 30_000
+REVIEW_LINE = re.compile(r"^Coach: (\d+\.\d) expected points given away$")
+
+
+@pytest.fixture(scope="module")
+def server(make_live_server):
+    """A live server for this module's tables, its workers' strategy tables loaded."""
+    live = start_table_server(make_live_server)
+    yield live
+    live.stop()
+
+
+@pytest.mark.parametrize("ruleset", ["yatzy", "generala", "yahtzee-triple"])
+def test_a_whole_table_with_a_bot_ends_reviewed_and_verified(browser, server, ruleset):
+    context, page = open_page(browser, server, "/tables/new")
+    create_table(page, ruleset, ["bot:perfect"], clock=0)
+    table_id = page.url.rsplit("/", 1)[1]
+    page.click("[data-start]")
+    deadline = time.monotonic() + GAME_SECONDS
+    while not page.is_visible("[data-end]"):
+        assert time.monotonic() < deadline, "the table did not end"
+        if not play_if_my_turn(page):
+            time.sleep(0.05)
+    match = api_match(page, table_id)
+    assert match["status"] == "finished"
+    assert [len(seat["boxes"]) for seat in match["seats"]] == [match["rounds"]] * 2
+    assert len(ranks_text(page)) == 2
+    for seat in (0, 1):
+        line = page.locator(f'[data-review="{seat}"]')
+        expect(line).to_have_text(REVIEW_LINE, timeout=REVIEW_MS)
+        review = page.request.get(f"/api/v1/matches/{match['id']}/review?seat={seat}")
+        assert review.ok, review.text()
+        assert REVIEW_LINE.match(line.inner_text()).group(1) == f"{review.json()['loss']:.1f}"
+    assert page.inner_text('[data-review="1"]') == "Coach: 0.0 expected points given away"
+    verify_every_seat(page, 2)
+    context.close()
+
+
+def api_match(page, table_id: str) -> dict:
+    """The table's match as the API tells the page's player (same cookie as the page)."""
+    response = page.request.get(f"/api/v1/tables/{table_id}")
+    assert response.ok, response.text()
+    return response.json()["table"]["match"]
