@@ -238,7 +238,7 @@ class TableService:
             return match.seat_of(pseudonym)
 
         match = self.matches.act_for(table.match, seat_of, number, action)
-        deadline = self._published(table, number, match, BY_PLAYER)  # a repeat re-sends
+        deadline = self._published(table, number, match, BY_PLAYER)  # a repeat sends the unsent
         fields = {**table.fields, "turn": turn_of(match) or "", "deadline": repr(deadline)}
         if deadline is None:
             fields.pop("deadline")
@@ -367,7 +367,8 @@ class TableService:
             events.append((END_KIND, {
                 "status": match.status, "ranks": match.ranks(),
                 "winners": [i for i, rank in enumerate(match.ranks()) if rank == 1]}, False))
-        published = self.channel.publish_turn(table.id, timed, now + table.clock, now, events)
+        published = self.channel.publish_turn(table.id, timed, now + table.clock, now, events,
+                                              match.record.version if events else None)
         if bots_due:
             self.clock.arm(table.id, now + BOTS_RETRY_SECONDS)
         elif timed is not None and published.timed:

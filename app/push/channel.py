@@ -33,12 +33,25 @@ LEFT_FIELD = "seconds_left"
 STREAM_CONNECTIONS = 4000
 
 # KEYS: the table's hash, its events. ARGV: the turn to time ('' for none), its deadline if it
-# is not timed yet, the table's ttl, now, the events' ttl, their maximum length, then for each
-# event its kind, '1' when it carries the turn's seconds left (its data is then a JSON object
-# without its closing brace, the script adds the member) else '0', and its data. Returns the
-# turn's deadline ('' when none), 1 when this call timed the turn, and the events' ids.
+# is not timed yet, the table's ttl, now, the events' ttl, their maximum length, the match
+# version the events bring the table to ('' when they carry no action), then for each event its
+# kind, '1' when it carries the turn's seconds left (its data is then a JSON object without its
+# closing brace, the script adds the member) else '0', and its data. Events that bring the
+# table to a version already published (the table's ``published``) are not written again: two
+# runners that both played the same clock move, or a repeat of an action already published,
+# publish it once. Returns the turn's deadline ('' when none), 1 when this call timed the
+# turn, and the events' ids.
 _PUBLISH_TURN = """
 local deadline, timed = '', 0
+local fresh = true
+if ARGV[7] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then
+  local published = tonumber(redis.call('HGET', KEYS[1], 'published') or '-1')
+  if tonumber(ARGV[7]) <= published then
+    fresh = false
+  else
+    redis.call('HSET', KEYS[1], 'published', ARGV[7])
+  end
+end
 if ARGV[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'turn') ~= ARGV[1] then
     redis.call('HSET', KEYS[1], 'turn', ARGV[1], 'deadline', ARGV[2])
@@ -52,7 +65,7 @@ if deadline ~= '' then
   left = string.format('%.3f', math.max(0, tonumber(deadline) - tonumber(ARGV[4])))
 end
 local ids = {}
-for index = 7, #ARGV, 3 do
+for index = 8, fresh and #ARGV or 0, 3 do
   local data = ARGV[index + 2]
   if ARGV[index + 1] == '1' then data = data .. ',"seconds_left":' .. left .. '}' end
   ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], '*',
@@ -128,12 +141,15 @@ class TableChannel:
         return event_id
 
     def publish_turn(self, table_id: str, turn: str | None, deadline: float, now: float,
-                     events: Sequence[tuple[str, Mapping, bool]]) -> Published:
+                     events: Sequence[tuple[str, Mapping, bool]],
+                     version: int | None = None) -> Published:
         """Time ``turn`` (``<seat>:<round>``; None: none) until ``deadline`` unless it is timed
         already, and append ``events`` (kind, data, whether the data gets the turn's
-        ``seconds_left`` at ``now``): one script on the table's hash tag."""
+        ``seconds_left`` at ``now``) unless the match ``version`` they bring the table to was
+        published already (None: events of no action, always written): one script on the
+        table's hash tag."""
         args = [turn or "", repr(deadline), TABLE_TTL_SECONDS, repr(now), self.ttl_seconds,
-                MAX_EVENTS]
+                MAX_EVENTS, "" if version is None else str(version)]
         for kind, data, timed in events:
             text = _json(data)
             if timed:

@@ -98,6 +98,29 @@ def test_an_actions_events_and_its_turn_are_written_by_one_script(redis_client):
     assert redis_client.ttl(events_key("t5")) > 0
 
 
+def test_an_action_already_published_is_not_published_again(redis_client):
+    """Two runners that both played the same clock move (the second one's moves were repeats of
+    the first's) publish its events once: events that bring the table to a version already
+    published are dropped, a later version and events of no action are written."""
+    channel = TableChannel(redis_client)
+    redis_client.hset(table_key("t7"), mapping={"status": "playing", "turn": "1:1",
+                                                "deadline": "1000.0"})
+    first = channel.publish_turn("t7", "0:2", 1045.0, 1000.0,
+                                 [("actions", {"from": 4, "to": 6}, True)], version=6)
+    again = channel.publish_turn("t7", "0:2", 1045.0, 1001.0,
+                                 [("actions", {"from": 4, "to": 6}, True)], version=6)
+    older = channel.publish_turn("t7", "0:2", 1045.0, 1001.0,
+                                 [("actions", {"from": 4, "to": 5}, True)], version=5)
+    later = channel.publish_turn("t7", "1:2", 1090.0, 1046.0,
+                                 [("actions", {"from": 6, "to": 8}, True)], version=8)
+    unversioned = channel.publish_turn("t7", "1:2", 1090.0, 1047.0, [(END_KIND, {}, False)])
+    assert (len(first.ids), again.ids, older.ids, len(later.ids), len(unversioned.ids)) == (
+        1, [], [], 1, 1)
+    assert again.deadline == 1045.0  # the turn is still timed by a dropped publish
+    events = channel.read("t7", "0-0")
+    assert [e.data.get("to") for e in events] == [6, 8, None]
+
+
 def test_more_blocked_readers_than_a_default_pool_leave_requests_their_connections(redis_url):
     """Readers waiting in XREAD have a pool of their own: 120 of them at once (redis-py's
     default pool stops at 100) and the requests' client still has connections to publish."""
