@@ -21,7 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import redis
+from redis.cluster import RedisCluster
 
+from app.storage.store import LazyClusterClient
 from app.storage.tables import TABLE_TTL_SECONDS, table_key
 
 MAX_EVENTS = 2000
@@ -111,9 +113,9 @@ def reading_client(client):
     (each holds a connection while it waits) never take the connections the requests need
     (redis-py's pools stop at 100 by default: a worker with 100 open streams answered every
     request 503). A cluster client, whose pools are per node and unbounded, is used as is."""
-    pool = getattr(client, "connection_pool", None)
-    if pool is None:
-        return client
+    if isinstance(client, (RedisCluster, LazyClusterClient)):
+        return client  # asked nothing: a cluster that is away must not stop a worker's boot
+    pool = client.connection_pool
     return redis.Redis(connection_pool=type(pool)(
         connection_class=pool.connection_class, max_connections=STREAM_CONNECTIONS,
         **pool.connection_kwargs))
