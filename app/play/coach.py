@@ -104,6 +104,7 @@ class TableSource:
         self.rulesets = tuple(rulesets)
         self.cache = strategy.TableCache(self.directory)
         self._ready: set[str] = set()
+        self._tables: dict[str, strategy.Table] = {}
         self._loaded = {ruleset: threading.Event() for ruleset in self.rulesets}
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -130,7 +131,10 @@ class TableSource:
                 self._loaded[ruleset].wait(LOAD_WAIT_SECONDS)
         if ruleset not in self._ready:
             raise TablesNotReady(f"the {ruleset} strategy table is being computed")
-        return self.cache.get(ruleset)
+        # The warming thread's copy, not the cache's: the cache holds its lock while it reads
+        # a file, and in a gevent worker that read runs in a native thread, whose lock the
+        # event loop must never wait on (a request hung there while another table loaded).
+        return self._tables[ruleset]
 
     def ready(self, ruleset: str) -> bool:
         """True once ``ruleset``'s table is loaded in this process."""
@@ -150,7 +154,7 @@ class TableSource:
             self.directory, ruleset).exists())
         for ruleset in saved_first:
             try:
-                off_the_loop(self._load_or_build, ruleset)
+                self._tables[ruleset] = off_the_loop(self._load_or_build, ruleset)
             except Exception:  # the tables stay "being computed"; the log says why
                 log.exception("could not build or load the %s strategy table", ruleset)
                 return
@@ -159,11 +163,11 @@ class TableSource:
             log.info("strategy table %s ready", ruleset,
                      extra={"event": "strategy-table", "ruleset": ruleset})
 
-    def _load_or_build(self, ruleset: str) -> None:
-        """Load ``ruleset``'s table into the cache (building it first if no process has),
-        under the build lock of its table file."""
+    def _load_or_build(self, ruleset: str) -> strategy.Table:
+        """``ruleset``'s table, loaded into the cache (built first if no process has), under
+        the build lock of its table file."""
         with _file_lock(self.directory, ruleset):
-            self.cache.wait(ruleset)
+            return self.cache.wait(ruleset)
 
 
 _sources: dict[tuple[Path, tuple[str, ...]], TableSource] = {}
