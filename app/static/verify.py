@@ -46,7 +46,6 @@ import argparse
 import base64
 import binascii
 import datetime
-import gc
 import hashlib
 import hmac
 import json
@@ -1011,21 +1010,7 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
     """Replay every published game of (date, sheet) on one shared stream; check the receipts,
     their count and Merkle root against the reveal, and the published leaderboard when
     given. ``games`` may be any iterable (pages fetched one by one): only the leaf hashes and
-    totals are kept. Returns the recomputed leaderboard as [(rank, total, game id, player)].
-
-    Python's cycle collector is paused meanwhile: the audit makes no reference cycles, but its
-    allocations keep triggering collections, each walking every parsed game still alive."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return audit_day_games(report, entries, date, sheet_id, games, verify, public_board)
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def audit_day_games(report, entries, date, sheet_id, games, verify, public_board):
-    """``check_day``'s work: the ledger, the reveal, every game, the receipts' root."""
+    totals are kept. Returns the recomputed leaderboard as [(rank, total, game id, player)]."""
     epochs, reveals = check_ledger(report, entries, verify)
     if sheet_id not in SHEETS:
         report.add("reveal", False, f"{sheet_id!r} is no known sheet")
