@@ -2,6 +2,16 @@
 
     .venv/bin/python bench/bench_audit.py                      # 100,000 games of yahtzee
     .venv/bin/python bench/bench_audit.py --games 10000 --sheet yacht
+    .venv/bin/python bench/bench_audit.py --games 100000 --save-day var/day100k.pickle
+    .venv/bin/python bench/bench_audit.py --load-day var/day100k.pickle
+    .venv/bin/python bench/bench_audit.py --games 10000 --against main    # before and after
+
+Generating a day takes longer than auditing it (about 6 ms a game): ``--save-day`` keeps the
+generated day (its ledger and its games as published) in a pickle and stops, ``--load-day``
+audits a saved one, so that the timed part fits in a short quiet moment. ``--against COMMIT``
+adds that commit's two audits (its fairness/ and app/static/verify.py, exported by
+``git archive`` and imported under other names) to the same interleaved rounds: before and
+after, on the same games, in one process.
 
 It makes a revealed day on the core (bench/dayfixture.py: random legal games, signed receipts,
 a ledger with the epoch entry and the reveals; no HTTP), its games parsed back from their JSON
@@ -17,18 +27,24 @@ as an auditor downloads them, then times:
 The four are run ``--rounds`` times, interleaved, and each keeps its best round, timed in CPU
 seconds of this process (wall seconds are shown beside them): on a shared machine the CPU time
 varies less, and the ratio of games/s to the Ed25519 floor's, measured in the same run, is the
-figure to compare. The load average is printed before and after. Both audits must find every
+figure to compare. The load average is printed before and after. Every audit must find every
 check holding, or the script exits 1.
 """
 
 import argparse
 import hashlib
 import hmac
+import importlib
 import importlib.util
+import io
 import json
 import os
+import pickle
 import resource
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.ledger.signing import verify_signature  # noqa: E402
-from bench.dayfixture import make_day  # noqa: E402
+from bench.dayfixture import DayFixture, make_day  # noqa: E402
 from fairness import audit, ledger  # noqa: E402
 from fairness.chain import CHAIN_MESSAGE  # noqa: E402
 from fairness.dice import block_message  # noqa: E402
@@ -47,13 +63,35 @@ from fairness.sheets import DAILY_RULESETS, get_ruleset  # noqa: E402
 DICE_PER_BLOCK_FLOOR = 252  # bytes below 252 are kept
 
 
-def load_standalone():
-    """app/static/verify.py, imported from its file."""
-    spec = importlib.util.spec_from_file_location("standalone_verify",
-                                                  ROOT / "app" / "static" / "verify.py")
+def load_standalone(path: Path = ROOT / "app" / "static" / "verify.py",
+                    name: str = "standalone_verify"):
+    """app/static/verify.py (or another copy of it), imported from its file."""
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_baseline(commit: str, directory: Path) -> tuple:
+    """(fairness.audit, verify.py) as they were at ``commit``: exported into ``directory`` by
+    ``git archive`` and imported as ``fairness_baseline`` and ``standalone_baseline`` (the
+    package's own imports are relative)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "fairness",
+                              "app/static/verify.py"], capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(directory, filter="data")
+    (directory / "fairness").rename(directory / "fairness_baseline")
+    sys.path.insert(0, str(directory))
+    core = importlib.import_module("fairness_baseline.audit")
+    return core, load_standalone(directory / "app" / "static" / "verify.py",
+                                 "standalone_baseline")
+
+
+def load_day(path: Path) -> tuple:
+    """(the day, its sheet, its games' JSON) saved by ``--save-day``: a pickle this script
+    wrote (load only your own: a pickle runs code)."""
+    ledger_entries, date, sheet, published = pickle.loads(path.read_bytes())
+    return DayFixture(ledger_entries, date, {sheet: []}, None), sheet, published
 
 
 def timed(work) -> tuple[float, object]:
@@ -81,9 +119,10 @@ def load_average() -> str:
     return ", ".join(f"{load:.1f}" for load in os.getloadavg())
 
 
-def audit_with_core(day, sheet: str):
-    """The core's whole-day audit; returns its DayAudit."""
-    return audit.audit_day(day.ledger, day.date, sheet, day.games[sheet], verify_signature)
+def audit_with_core(day, sheet: str, core=audit):
+    """The core's whole-day audit (this tree's, or ``core`` of another commit); returns its
+    DayAudit."""
+    return core.audit_day(day.ledger, day.date, sheet, day.games[sheet], verify_signature)
 
 
 def audit_with_standalone(standalone, day, sheet: str):
@@ -155,26 +194,52 @@ def main() -> int:
     parser.add_argument("--sheet", choices=DAILY_RULESETS, default="yahtzee")
     parser.add_argument("--seed", type=int, default=1, help="the generator's random seed")
     parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds (2)")
+    parser.add_argument("--save-day", type=Path, help="generate the day, save it here, stop")
+    parser.add_argument("--load-day", type=Path, help="audit a day saved by --save-day")
+    parser.add_argument("--against", metavar="COMMIT",
+                        help="also time that commit's two audits, interleaved (before/after)")
     args = parser.parse_args()
 
-    generation, day = timed(lambda: make_day({args.sheet: args.games}, rng_seed=args.seed))
-    published = json.dumps(day.games[args.sheet])
-    size = len(published)
+    if args.load_day:
+        loading, (day, args.sheet, published) = timed(lambda: load_day(args.load_day))
+        print(f"Loaded the {args.sheet} games of {day.date} from {args.load_day} in "
+              f"{loading:.1f} s.", end=" ")
+    else:
+        generation, day = timed(lambda: make_day({args.sheet: args.games}, rng_seed=args.seed))
+        published = json.dumps(day.games[args.sheet])
+        if args.save_day:
+            args.save_day.parent.mkdir(parents=True, exist_ok=True)
+            args.save_day.write_bytes(pickle.dumps((day.ledger, day.date, args.sheet,
+                                                    published)))
+            print(f"Saved {args.games} {args.sheet} games to {args.save_day} "
+                  f"({generation:.0f} s to generate).")
+            return 0
+        print(f"Generated {args.games} finished {args.sheet} games of {day.date} on the core "
+              f"in {generation:.1f} s.", end=" ")
     # the games as an auditor has them: parsed from the JSON the service publishes
     day.games[args.sheet] = json.loads(published)
-    print(f"Generated {args.games} finished {args.sheet} games of {day.date} on the core in "
-          f"{generation:.1f} s ({size / 1e6:.0f} MB of game JSON, "
-          f"{len(day.ledger)} ledger entries). Load average {load_average()}.")
+    args.games = len(day.games[args.sheet])
+    print(f"{args.games} games, {len(published) / 1e6:.0f} MB of game JSON, "
+          f"{len(day.ledger)} ledger entries. Load average {load_average()}.")
 
     standalone = load_standalone()
     floor = Floor(day, args.sheet)
-    best, results = best_of(args.rounds, {
+    work = {
         "core: fairness.audit.audit_day": lambda: audit_with_core(day, args.sheet),
         "standalone: verify.py check_day": lambda: audit_with_standalone(standalone, day,
                                                                          args.sheet),
         "floor: HMAC-SHA256 + SHA-256 only": floor.hashing,
         "floor: + Ed25519 (receipts, entries)": floor.everything,
-    })
+    }
+    exported = tempfile.TemporaryDirectory(prefix="bench_audit_")
+    if args.against:
+        core_then, standalone_then = load_baseline(args.against, Path(exported.name))
+        work = {f"core at {args.against}": lambda: audit_with_core(day, args.sheet, core_then),
+                f"verify.py at {args.against}": lambda: audit_with_standalone(
+                    standalone_then, day, args.sheet),
+                **work}
+    best, results = best_of(args.rounds, work)
+    exported.cleanup()
     floor_cpu = best["floor: + Ed25519 (receipts, entries)"][0]
     hashing_cpu = best["floor: HMAC-SHA256 + SHA-256 only"][0]
 
@@ -185,15 +250,15 @@ def main() -> int:
               f"{floor_cpu / cpu:8.2f} {cpu / hashing_cpu:10.1f}")
     print("(games/s and ÷ floor from CPU seconds; ÷ floor = games/s over the Ed25519 floor's)")
 
-    core, report = results["core: fairness.audit.audit_day"], \
-        results["standalone: verify.py check_day"]
-    failed = [c for c in core.checks if c.ok is not True] + \
-        [c for c in report.checks if c[1] is not True]
+    failed = [check for label, result in results.items() if not label.startswith("floor")
+              for check in getattr(result, "checks", [])
+              if (check.ok if hasattr(check, "ok") else check[1]) is not True]
     if failed:
         print("\nThe audits did not all hold:", *failed, sep="\n  ")
         return 1
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\nBoth audits: all {len(core.checks)} checks hold. Peak memory {peak:.0f} MB.")
+    checks = len(results["core: fairness.audit.audit_day"].checks)
+    print(f"\nEvery audit: all {checks} checks hold. Peak memory {peak:.0f} MB.")
     return 0
 
 
