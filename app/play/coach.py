@@ -131,7 +131,7 @@ class TableSource:
                 self._loaded[ruleset].wait(LOAD_WAIT_SECONDS)
         if ruleset not in self._ready:
             raise TablesNotReady(f"the {ruleset} strategy table is being computed")
-        return self._tables[ruleset]
+        return self._tables[ruleset]  # the warming thread's copy: not even the cache's lock
 
     def ready(self, ruleset: str) -> bool:
         """True once ``ruleset``'s table is loaded in this process."""
