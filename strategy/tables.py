@@ -194,7 +194,8 @@ class TableCache:
     """Tables kept in memory, read from ``directory``, and built by a background thread.
 
     ``get`` never blocks on a build: a missing or refused file starts one (one thread per
-    table) and raises TablesNotReady until it is saved.
+    table) and raises TablesNotReady until it is saved. The lock guards the dictionaries
+    only, never a file's read, so a table already kept is served while another one loads.
     """
 
     def __init__(self, directory: Path):
@@ -212,21 +213,37 @@ class TableCache:
             return self._columns_table(ruleset_id)
         key = (ruleset_id, joker)
         with self._lock:
-            if key in self._tables:
-                return self._tables[key]
-            if key in self._failures:
-                raise StrategyError(f"building the {ruleset_id} table failed: "
-                                    f"{self._failures[key]}") from self._failures[key]
-            if key not in self._builds:
-                rules = sheet_rules(ruleset_id, joker)
-                try:
-                    table = load_table(table_path(self.directory, rules), ruleset_id, joker)
-                except TableFileError:
-                    self._start_build(key)
-                else:
-                    self._tables[key] = table
-                    return table
+            known = self._known(key)
+        if known is not None:
+            return known
+        # The file is read and checked outside the lock: that takes a while, and a thread
+        # (a gevent worker's event loop) asking for a table already here must not wait on it.
+        try:
+            table = load_table(table_path(self.directory, sheet_rules(ruleset_id, joker)),
+                               ruleset_id, joker)
+        except TableFileError:
+            table = None
+        with self._lock:
+            known = self._known(key)
+            if known is not None:  # another thread's read or build came first: keep one copy
+                return known
+            if table is not None:
+                self._tables[key] = table
+                return table
+            self._start_build(key)
         raise TablesNotReady(f"the {ruleset_id} strategy table is being computed")
+
+    def _known(self, key: tuple[str, str | None]) -> Table | None:
+        """The kept table of ``key``, None if there is none yet; TablesNotReady while it is
+        being built, StrategyError if its build failed (the caller holds the lock)."""
+        if key in self._tables:
+            return self._tables[key]
+        if key in self._failures:
+            raise StrategyError(f"building the {key[0]} table failed: "
+                                f"{self._failures[key]}") from self._failures[key]
+        if key in self._builds:
+            raise TablesNotReady(f"the {key[0]} strategy table is being computed")
+        return None
 
     def wait(self, ruleset_id: str, joker: str | None = None,
              timeout: float | None = None) -> Table | ColumnsTable:

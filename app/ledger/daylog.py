@@ -31,7 +31,7 @@ from app.api.errors import ApiError
 from app.ledger.clock import format_timestamp
 from app.ledger.days import day_window
 from app.ledger.keys import Secrets
-from app.ledger.log_tree import GrownTree
+from app.ledger.log_tree import GrownTree, ProofNodes, new_subtrees
 from app.ledger.signing import verify_signature
 from app.storage.daylog import LogStore, StoredCheckpoint
 from app.storage.store import GameRecord, Store, day_order_key
@@ -259,7 +259,8 @@ class LogService:
             if not leaves:
                 return None
         hashes = [merkle.leaf_hash(leaf.encode()) for leaf in leaves]
-        tree = GrownTree(old_size, [bytes.fromhex(h) for h in last.edge] if last else [], hashes)
+        old_edge = [bytes.fromhex(h) for h in last.edge] if last else []
+        tree = GrownTree(old_size, old_edge, hashes)
         keys = self.secrets.for_date(date)
         checkpoint = Checkpoint(
             origin=origin(keys.signer.public_key_hex, date, ruleset), size=tree.size,
@@ -271,9 +272,7 @@ class LogService:
             note=format_note(body, [self._log_signature(keys, checkpoint.origin, body)]),
             size=tree.size, time=time, consistency=tuple(h.hex() for h in tree.consistency())
             if last else (), edge=tuple(h.hex() for h in tree.edge()), closes=close is not None)
-        have = self.logs.hash_count(date, ruleset)
-        if have < tree.size:
-            self.logs.store_hashes(date, ruleset, have, hashes[have - old_size:])
+        self.logs.store_subtrees(date, ruleset, new_subtrees(old_size, old_edge, hashes))
         if not self.logs.append_checkpoint(date, ruleset, stored, body_hash(body).hex()):
             return None
         self.logs.store_receipts({
@@ -377,13 +376,20 @@ class LogService:
         """The consistency proof between two checkpoint sizes of the log, or a 400."""
         self.require_log(date, ruleset)
         old = self.logs.checkpoint_of_size(date, ruleset, first)
-        if old is None or first > second or self.logs.checkpoint_of_size(
-                date, ruleset, second) is None:
+        new = self.logs.checkpoint_of_size(date, ruleset, second)
+        if old is None or new is None or first > second:
             raise ApiError(400, "invalid-size", "from and to must be sizes of checkpoints of "
                                                 "this log, from ≤ to.")
-        new_leaves = self.logs.leaf_hashes(date, ruleset, second)[first:]
-        tree = GrownTree(first, [bytes.fromhex(h) for h in old.edge], new_leaves)
-        return [h.hex() for h in tree.consistency()]
+        proof = self._proof_nodes(date, ruleset, new).consistency(first)
+        if proof is None:  # a log cut before its subtrees were stored: from the new leaves
+            proof = GrownTree(first, [bytes.fromhex(h) for h in old.edge],
+                              self.logs.leaf_hashes(date, ruleset, second, first)).consistency()
+        return [h.hex() for h in proof]
+
+    def _proof_nodes(self, date: str, ruleset: str, checkpoint: StoredCheckpoint) -> ProofNodes:
+        """The proofs' nodes in the tree of ``checkpoint``: its edge and the stored subtrees."""
+        return ProofNodes(checkpoint.size, [bytes.fromhex(h) for h in checkpoint.edge],
+                          lambda wanted: self.logs.subtrees(date, ruleset, wanted))
 
     def proof(self, record: GameRecord, size: int | None = None) -> dict | None:
         """A v2 finished game's inclusion proof against the log's latest checkpoint (or that of
@@ -403,15 +409,19 @@ class LogService:
                                                     "game's log.")
         if leaf is None or chosen is None or leaf.index >= chosen.size:
             return None
-        hashes = self.logs.leaf_hashes(date, ruleset, chosen.size)
+        nodes = self._proof_nodes(date, ruleset, chosen)
+        path = nodes.inclusion(leaf.index)
+        if path is None:  # a log cut before its subtrees were stored: from its leaves
+            path = merkle.inclusion_path(leaf.index,
+                                         self.logs.leaf_hashes(date, ruleset, chosen.size))
         seq = self.store.reveal_seq(date)
         return {
             "date": date,
             "ruleset": ruleset,
             "receipt": self.sign_leaf(date, leaf.data),
             "proof": {"index": leaf.index, "size": chosen.size,
-                      "path": [h.hex() for h in merkle.inclusion_path(leaf.index, hashes)]},
-            "root": merkle.root(hashes).hex(),
+                      "path": [h.hex() for h in path]},
+            "root": nodes.root().hex(),
             "checkpoint": self.note(date, ruleset, chosen),
             "entry": seq,
         }

@@ -18,17 +18,14 @@ recorded in Redis (for ``/readyz`` and the ``yacht_daily_reveal_failed_attempts`
 replica) and retried with exponential backoff; playing goes on meanwhile.
 """
 
-import contextlib
 import logging
 import threading
 from dataclasses import dataclass, field
 
-import redis
-from redis.exceptions import LockError, RedisClusterException
-
 from app.ledger.clock import format_timestamp
 from app.ledger.service import LedgerMismatch, RevealFailed
 from app.observability.metrics import REVEAL_FAILURES, REVEALS
+from app.storage.leased_loop import STORAGE_ERRORS, PassThread, leased
 from app.storage.store import REVEAL_LEASE
 
 LOG_LEASE = "{ledger}:log-lease"
@@ -63,8 +60,8 @@ class RevealRunner:
         self.lease_seconds = lease_seconds
         self.poll_seconds = poll_seconds
         self.first_backoff_seconds = first_backoff_seconds
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._passes = PassThread(self.run_once, "reveal-runner", poll_seconds,
+                                  self._retry_after)
         self._redis_away = False
 
     def run_once(self) -> Pass:
@@ -76,17 +73,10 @@ class RevealRunner:
         ledger = self.services.ledger
         if not ledger.has_due():
             return Pass(checkpoints=checkpoints)
-        lease = self.services.store.client.lock(REVEAL_LEASE, timeout=self.lease_seconds,
-                                                blocking=False, thread_local=False)
         try:
-            acquired = lease.acquire()
-        except (redis.RedisError, RedisClusterException) as error:
-            self._record_failure(error)
-            raise
-        if not acquired:
-            return Pass(lease_held_elsewhere=True, checkpoints=checkpoints)
-        try:
-            with self._renewed(lease):
+            with leased(self.services.store.client, REVEAL_LEASE, self.lease_seconds) as held:
+                if not held:
+                    return Pass(lease_held_elsewhere=True, checkpoints=checkpoints)
                 revealed = ledger.reveal_due()
         except LedgerMismatch as error:  # this process's secrets, not the reveal: see /readyz
             log.error("not revealing: %s", error, extra={"event": "secrets-mismatch"})
@@ -94,9 +84,6 @@ class RevealRunner:
         except Exception as error:
             self._record_failure(error)
             raise
-        finally:
-            with contextlib.suppress(LockError, redis.RedisError, RedisClusterException):
-                lease.release()
         REVEALS.inc(len(revealed))
         if revealed:
             log.info("revealed %s", ", ".join(revealed),
@@ -108,22 +95,11 @@ class RevealRunner:
         """Cut the day's log checkpoints due now if this process gets the log lease: the
         (date, sheet, size) of each cut; a failure is logged (the next pass tries again) and,
         if ``strict``, raised."""
-        lease = self.services.store.client.lock(LOG_LEASE, timeout=self.lease_seconds,
-                                                blocking=False, thread_local=False)
         try:
-            acquired = lease.acquire()
-        except (redis.RedisError, RedisClusterException) as error:
-            self._redis_went_away(error)
-            if strict:
-                raise
-            return []
-        self._redis_answered()
-        if not acquired:
-            return []
-        try:
-            with self._renewed(lease):
-                cut = self.services.logs.cut_due()
-        except (redis.RedisError, RedisClusterException) as error:  # the next pass retries
+            with leased(self.services.store.client, LOG_LEASE, self.lease_seconds) as held:
+                self._redis_answered()
+                cut = self.services.logs.cut_due() if held else []
+        except STORAGE_ERRORS as error:  # taking the lease or cutting: the next pass retries
             self._redis_went_away(error)
             if strict:
                 raise
@@ -134,9 +110,6 @@ class RevealRunner:
             if strict:
                 raise
             return []
-        finally:
-            with contextlib.suppress(LockError, redis.RedisError, RedisClusterException):
-                lease.release()
         if cut:
             log.info("cut checkpoints %s", ", ".join(f"{d} {r} {n}" for d, r, n in cut),
                      extra={"event": "checkpoint", "checkpoints": len(cut)})
@@ -158,27 +131,6 @@ class RevealRunner:
             log.info("Redis answers again, checkpoints and reveals go on",
                      extra={"event": "redis-back"})
 
-    @contextlib.contextmanager
-    def _renewed(self, lease):
-        """Keep the lease alive while the body runs (a reveal may outlast one lease)."""
-        done = threading.Event()
-
-        def renew():
-            """Extend the lease every third of its time until the body is done."""
-            while not done.wait(self.lease_seconds / 3):
-                try:
-                    lease.reacquire()
-                except (LockError, redis.RedisError, RedisClusterException) as error:
-                    log.warning("could not renew the reveal lease: %s", error)
-
-        renewer = threading.Thread(target=renew, name="reveal-lease", daemon=True)
-        renewer.start()
-        try:
-            yield
-        finally:
-            done.set()
-            renewer.join()
-
     def _record_failure(self, error: Exception) -> None:
         """Log the failure with its cause, count it, and tell every replica through Redis.
 
@@ -189,48 +141,38 @@ class RevealRunner:
         cause = error.__cause__ if isinstance(error, RevealFailed) else error
         REVEAL_FAILURES.labels(type(cause).__name__).inc()
         text = f"{type(cause).__name__}: {cause}"[:ERROR_TEXT_LIMIT]
-        storage = isinstance(cause, (redis.RedisError, RedisClusterException))
+        storage = isinstance(cause, STORAGE_ERRORS)
         log.error("reveal failed: %s", error, exc_info=None if storage else error,
                   extra={"event": "reveal-failed", "date": date, "error": type(cause).__name__})
         try:
             self.services.store.record_reveal_failure(date, text,
                                                       format_timestamp(self.services.now()))
-        except (redis.RedisError, RedisClusterException) as unrecorded:
+        except STORAGE_ERRORS as unrecorded:
             log.warning("could not record the reveal failure in Redis: %s", unrecorded)
 
     # The background thread
 
     def start(self) -> threading.Thread:
-        """Run passes in a daemon thread until ``stop``."""
-        self._thread = threading.Thread(target=self._loop, name="reveal-runner", daemon=True)
-        self._thread.start()
-        return self._thread
+        """Run passes in a daemon thread until ``stop`` (a pass every ``poll_seconds`` while
+        nothing fails, backing off after failures); returns the thread."""
+        return self._passes.start()
 
     def stop(self) -> None:
         """Ask the thread to end and wait for it."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        self._passes.stop()
 
     def backoff(self, failures: int) -> float:
         """The wait after ``failures`` failed passes in a row: doubling, up to five minutes."""
         return min(self.first_backoff_seconds * 2 ** (failures - 1), MAX_BACKOFF_SECONDS)
 
-    def _loop(self) -> None:
-        """A pass every ``poll_seconds`` while nothing fails, backing off after failures."""
-        failures = 0
-        wait = self.poll_seconds
-        while not self._stop.wait(wait):
-            try:
-                self.run_once()
-            except Exception as error:  # logged and recorded by run_once; keep the thread
-                failures += 1
-                wait = self.backoff(failures)
-                log.warning("next reveal attempt in %.1f s", wait,
-                            extra={"event": "reveal-retry", "retry_in": wait,
-                                   "error": type(error).__name__})
-                continue
-            failures, wait = 0, self.poll_seconds
+    def _retry_after(self, error: Exception, failures: int) -> float:
+        """The thread's ``on_failure``: the pass logged and recorded ``error``; say when the
+        next attempt comes."""
+        wait = self.backoff(failures)
+        log.warning("next reveal attempt in %.1f s", wait,
+                    extra={"event": "reveal-retry", "retry_in": wait,
+                           "error": type(error).__name__})
+        return wait
 
 
 def start_in(app) -> RevealRunner | None:

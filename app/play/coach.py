@@ -131,10 +131,7 @@ class TableSource:
                 self._loaded[ruleset].wait(LOAD_WAIT_SECONDS)
         if ruleset not in self._ready:
             raise TablesNotReady(f"the {ruleset} strategy table is being computed")
-        # The warming thread's copy, not the cache's: the cache holds its lock while it reads
-        # a file, and in a gevent worker that read runs in a native thread, whose lock the
-        # event loop must never wait on (a request hung there while another table loaded).
-        return self._tables[ruleset]
+        return self._tables[ruleset]  # the warming thread's copy: not even the cache's lock
 
     def ready(self, ruleset: str) -> bool:
         """True once ``ruleset``'s table is loaded in this process."""
@@ -183,6 +180,16 @@ def table_source(directory: Path,
         if key not in _sources:
             _sources[key] = TableSource(key[0], key[1])
         return _sources[key]
+
+
+def day_reference(table: strategy.Table, seed: bytes, date: str, ruleset: str) -> dict:
+    """The optimum of ``ruleset``'s ``table``, its perfect policy's game on ``date``'s dice
+    and the perfect-foresight maximum of that day (pure CPU: no I/O)."""
+    perfect = strategy.play_game(table, DiceStream(seed, date, ruleset))
+    foresight = strategy.foresight_for_day(seed, date, ruleset)
+    return {"optimum": table.optimum,
+            "perfect": {"total": perfect.totals().total, "transcript": list(perfect.transcript)},
+            "foresight": {"total": foresight.total, "line": list(foresight.line)}}
 
 
 class Coach:
@@ -249,21 +256,13 @@ class Coach:
 
     def compute_references(self, date: str) -> dict[str, dict]:
         """Each daily sheet's perfect-policy game and foresight maximum on ``date``'s dice
-        (the sheets of the date's epoch)."""
+        (the sheets of the date's epoch): about a second of CPU a sheet, so they are computed off
+        a gevent worker's event loop (``off_the_loop``); the scouting count reads Redis on it."""
         seed = self.secrets.seed(date)
-        references = {}
-        for ruleset in self.secrets.rulesets_for(date):
-            table = self.tables.get(ruleset)
-            perfect = strategy.play_game(table, DiceStream(seed, date, ruleset))
-            foresight = strategy.foresight_for_day(seed, date, ruleset)
-            references[ruleset] = {
-                "optimum": table.optimum,
-                "perfect": {"total": perfect.totals().total,
-                            "transcript": list(perfect.transcript)},
-                "foresight": {"total": foresight.total, "line": list(foresight.line)},
-                "scouting": count_scouting(self.store, date, ruleset),
-            }
-        return references
+        return {ruleset: {**off_the_loop(day_reference, self.tables.get(ruleset), seed, date,
+                                               ruleset),
+                          "scouting": count_scouting(self.store, date, ruleset)}
+                for ruleset in self.secrets.rulesets_for(date)}
 
     # The background pass
 

@@ -10,7 +10,9 @@ leaderboards, so that each script below touches one slot (Redis Cluster):
   but by the close itself;
 - per sheet ``{d:<date>}:log:<sheet>:``\\ ``leaves`` (each leaf's data — the canonical JSON of
   the unsigned v2 receipt — in index order), ``index`` (game id → leaf index), ``hashes`` (the
-  leaves' hashes in hex, written by the checkpoint job up to its last checkpoint, for proofs),
+  leaves' hashes in hex, written by the checkpoint job up to its last checkpoint) and
+  ``hashes:<level>`` for each level from 1 (the hash of every complete subtree of ``2^level``
+  leaves, left to right, written with them: a proof reads one of each level, not the leaves),
   ``checkpoints`` (each checkpoint as JSON: body, signed note, consistency proof from the one
   before, and the log's right edge at it), ``bodies`` (SHA-256 of a body → its position),
   ``sizes`` (a size → the first checkpoint of that size) and
@@ -53,11 +55,15 @@ redis.call('HSETNX', KEYS[3], ARGV[4], ARGV[1])
 return 1
 """
 
-_PUSH_AT = """
--- KEYS: a list. ARGV: the length it must have, the items to push then.
-if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('RPUSH', KEYS[1], unpack(ARGV, 2))
-return 1
+_EXTEND_FROM = """
+-- KEYS: a list. ARGV: the position of the first item, the items. Pushes the items past the
+-- list's end (a racing writer pushes the same ones); nothing if they would leave a gap.
+local first, have = tonumber(ARGV[1]), redis.call('LLEN', KEYS[1])
+if have < first then return -1 end
+local from = have - first + 2
+if from > #ARGV then return 0 end
+redis.call('RPUSH', KEYS[1], unpack(ARGV, from))
+return #ARGV - from + 1
 """
 
 _SEAL_AND_LOAD = """
@@ -67,7 +73,7 @@ redis.call('HSET', KEYS[1], 'sealed', '1')
 return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
 """
 
-HASH_BATCH = 2000  # leaf hashes pushed per script call
+HASH_BATCH = 2000  # subtree hashes pushed per script call
 
 
 def closed_key(date: str) -> str:
@@ -78,6 +84,11 @@ def closed_key(date: str) -> str:
 def log_key(date: str, ruleset: str, part: str) -> str:
     """One part of (date, sheet)'s log (see the module docstring)."""
     return f"{{d:{date}}}:log:{ruleset}:{part}"
+
+
+def subtrees_key(date: str, ruleset: str, level: int) -> str:
+    """The list of (date, sheet)'s complete subtrees of ``2^level`` leaves (0: the leaves)."""
+    return log_key(date, ruleset, "hashes" if level == 0 else f"hashes:{level}")
 
 
 @dataclass(frozen=True)
@@ -124,7 +135,7 @@ class LogStore:
         self._append_leaf = client.register_script(_APPEND_LEAF)
         self._append_checkpoint = client.register_script(_APPEND_CHECKPOINT)
         self._seal_and_load = client.register_script(_SEAL_AND_LOAD)
-        self._push_at = client.register_script(_PUSH_AT)
+        self._extend_from = client.register_script(_EXTEND_FROM)
 
     # The date's format
 
@@ -192,12 +203,21 @@ class LogStore:
             return []
         return self.client.lrange(log_key(date, ruleset, "leaves"), start, stop - 1)
 
-    def leaf_hashes(self, date: str, ruleset: str, size: int) -> list[bytes]:
-        """The first ``size`` leaf hashes (stored by the checkpoints)."""
-        if size == 0:
+    def leaf_hashes(self, date: str, ruleset: str, stop: int, start: int = 0) -> list[bytes]:
+        """The leaf hashes from ``start`` to ``stop`` (excluded), stored by the checkpoints."""
+        if stop <= start:
             return []
         return [bytes.fromhex(h) for h in
-                self.client.lrange(log_key(date, ruleset, "hashes"), 0, size - 1)]
+                self.client.lrange(subtrees_key(date, ruleset, 0), start, stop - 1)]
+
+    def subtrees(self, date: str, ruleset: str,
+                 wanted: Sequence[tuple[int, int]]) -> list[bytes | None]:
+        """The hashes of the complete subtrees at ``wanted`` (level, position), None where
+        none is stored; one round trip."""
+        pipe = self.client.pipeline(transaction=False)
+        for level, position in wanted:
+            pipe.lindex(subtrees_key(date, ruleset, level), position)
+        return [None if node is None else bytes.fromhex(node) for node in pipe.execute()]
 
     def close(self, date: str) -> None:
         """Refuse every further leaf of the date but the close's."""
@@ -231,19 +251,21 @@ class LogStore:
         replies = pipe.execute()
         return {ruleset: (replies[2 * i], replies[2 * i + 1]) for i, ruleset in enumerate(rulesets)}
 
-    def store_hashes(self, date: str, ruleset: str, stored: int,
-                     new_hashes: Sequence[bytes]) -> None:
-        """Keep the leaf hashes after the ``stored`` ones already kept (a racing copy writes the
-        same hashes, and a batch goes in only at its position); a pipeline of batches."""
-        hexes = [h.hex() for h in new_hashes]
-        if not hexes:
-            return
+    def store_subtrees(self, date: str, ruleset: str,
+                       levels: Sequence[tuple[int, Sequence[bytes]]]) -> None:
+        """Keep new complete subtrees: per level from 0, (position of the first, hashes). Each
+        list grows only by what it lacks (a racing cut of the same leaves writes the same
+        hashes); a list with a gap before them (a log cut before the levels were stored)
+        takes none, and its proofs read the leaves. One pipeline of batches."""
         pipe = self.client.pipeline(transaction=False)
-        for start in range(0, len(hexes), HASH_BATCH):
-            pipe.execute_command("EVAL", self._push_at.script, 1,
-                                 log_key(date, ruleset, "hashes"), stored + start,
-                                 *hexes[start:start + HASH_BATCH])
-        pipe.execute()
+        for level, (first, nodes) in enumerate(levels):
+            hexes = [node.hex() for node in nodes]
+            for start in range(0, len(hexes), HASH_BATCH):
+                pipe.execute_command("EVAL", self._extend_from.script, 1,
+                                     subtrees_key(date, ruleset, level), first + start,
+                                     *hexes[start:start + HASH_BATCH])
+        if any(nodes for _, nodes in levels):
+            pipe.execute()
 
     def append_checkpoint(self, date: str, ruleset: str, checkpoint: StoredCheckpoint,
                           body_hash: str) -> bool:
@@ -253,10 +275,6 @@ class LogStore:
                   log_key(date, ruleset, "sizes")],
             args=[checkpoint.position, checkpoint.to_json(), body_hash, checkpoint.size])
         return reply == 1
-
-    def hash_count(self, date: str, ruleset: str) -> int:
-        """How many leaf hashes are stored."""
-        return self.client.llen(log_key(date, ruleset, "hashes"))
 
     def checkpoint_position(self, date: str, ruleset: str, body_hash: str) -> int | None:
         """The position of the checkpoint whose body hashes to ``body_hash``, or None."""

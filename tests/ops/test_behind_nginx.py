@@ -114,10 +114,11 @@ def upstream_count(server, route: str) -> float:
 
 
 def test_through_nginx_only_what_nginx_sets_reaches_the_app(nginx_in_front):
-    """A forged X-Forwarded-Host is not the share link's host, the scheme nginx reports makes
-    the link https and the cookie Secure, and a forged X-Forwarded-For does not choose the
-    address rate limits count: the fifth creation from one client is refused however it
-    varies the header."""
+    """A forged X-Forwarded-Host is not the share link's host, which is the one the player
+    asked nginx for, port included (no PUBLIC_URL here); the scheme nginx reports makes the
+    link https and the cookie Secure, and a forged X-Forwarded-For does not choose the address
+    rate limits count: the fifth creation from one client is refused however it varies the
+    header."""
     url, _, player, state = nginx_in_front
     assert all(cookie.secure for cookie in player.cookies if cookie.name == "yd_player")
     assert any(cookie.name == "yd_player" for cookie in player.cookies)
@@ -125,7 +126,7 @@ def test_through_nginx_only_what_nginx_sets_reaches_the_app(nginx_in_front):
               "Forwarded": "host=evil.example;proto=http"}
     status, _, text = player.get(f"/api/v1/games/{state['id']}/share", headers=forged)
     assert status == 200
-    assert "https://127.0.0.1/" in text and "evil" not in text and "4444" not in text
+    assert f"{url}/" in text and "evil" not in text and "4444" not in text
 
     for number, ruleset in enumerate(("yacht-bonus", "yahtzee", "yacht")):  # with the first: 4
         other = TlsClient(url)

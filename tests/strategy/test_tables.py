@@ -1,5 +1,10 @@
 """Table files (checksum, key, atomic save), the background-building cache, and the CLI."""
 
+import os
+import shutil
+import threading
+import time
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -13,6 +18,7 @@ from strategy import (
     load_or_build,
     load_table,
     save_table,
+    table_file,
     table_path,
 )
 
@@ -79,6 +85,50 @@ def test_cache_rebuilds_a_corrupt_file(tmp_path, yacht_table):
         cache.get("yacht")
     assert cache.wait("yacht", timeout=120).optimum == yacht_table.optimum
     assert load_table(path, "yacht").optimum == yacht_table.optimum
+
+
+def test_a_kept_table_is_served_while_another_tables_file_is_being_read(tmp_path, yacht_table,
+                                                                       solved, tables_dir):
+    """The cache reads a file without its lock: a thread asking for a table it keeps is
+    answered while another thread's read hangs (here Yacht's file is a FIFO whose writer
+    sends nothing; in a gevent worker: a read in a native thread, the event loop asking)."""
+    solved("yacht-bonus")
+    shutil.copy(table_file(tables_dir, "yacht-bonus"), tmp_path)
+    cache = TableCache(tmp_path)
+    kept = cache.get("yacht-bonus")
+    fifo = table_path(tmp_path, yacht_table.rules)
+    os.mkfifo(fifo)
+    reading = threading.Thread(target=refused, args=(cache, "yacht"), daemon=True)
+    reading.start()
+    writer = writer_once_read(fifo)  # the reading thread now waits for bytes in load_table
+    served = []
+    asking = threading.Thread(target=lambda: served.append(cache.get("yacht-bonus")), daemon=True)
+    asking.start()
+    asking.join(30)
+    served_during_the_read = list(served)
+    os.close(writer)  # the read ends: an empty file, refused, so Yacht's table is rebuilt
+    reading.join(30)
+    assert served_during_the_read == [kept]
+    assert not reading.is_alive()
+    assert cache.wait("yacht", timeout=120).optimum == yacht_table.optimum
+
+
+def refused(cache: TableCache, ruleset: str) -> None:
+    """``cache.get(ruleset)``, which must refuse the file it reads and start a build."""
+    with pytest.raises(TablesNotReady):
+        cache.get(ruleset)
+
+
+def writer_once_read(fifo, seconds: float = 30) -> int:
+    """A write end of ``fifo``, opened once a reader has opened it (within ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # ENXIO: nobody reads it yet
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def test_cli_prints_the_optimum_with_four_decimals(tmp_path):

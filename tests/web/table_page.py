@@ -11,11 +11,11 @@ VERIFY_MS = 60_000  # loading the verifier's modules and checking every seat on 
 
 def start_table_server(make_live_server):
     """A live server of the caller's own (gevent workers: the event streams wait in them),
-    returned once each of its two workers has loaded its strategy tables."""
+    returned once it serves the new-table form. Its workers load their strategy tables
+    meanwhile (the session built the files): a bot's turn waits until its worker has them."""
     live = make_live_server(workers=2)
-    for _ in range(2):  # each worker loads its strategy tables first: wait for both
-        with urllib.request.urlopen(live.url + "/tables/new", timeout=120) as response:
-            assert response.status == 200
+    with urllib.request.urlopen(live.url + "/tables/new", timeout=120) as response:
+        assert response.status == 200
     return live
 
 

@@ -44,6 +44,7 @@ def play_to_end_by_api(page, ruleset: str) -> dict:
     """Play the page's player's game of ``ruleset`` to its end through the API (its cookie):
     three rolls, then the best box, every turn. Returns the final state."""
     def post(path: str, body: dict) -> dict:
+        """POST ``body`` to the API's ``path`` with the page's cookie: the game it answers."""
         response = page.request.post(f"/api/v1{path}", data=body)
         assert response.ok, response.text()
         return response.json()["game"]

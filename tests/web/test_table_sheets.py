@@ -25,7 +25,7 @@ REVIEW_LINE = re.compile(r"^Coach: (\d+\.\d) expected points given away$")
 
 @pytest.fixture(scope="module")
 def server(make_live_server):
-    """A live server for this module's tables, its workers' strategy tables loaded."""
+    """A live server for this module's tables, serving the new-table form."""
     live = start_table_server(make_live_server)
     yield live
     live.stop()

@@ -23,7 +23,7 @@ GAME_SECONDS = 240
 
 @pytest.fixture
 def server(make_live_server):
-    """A live server of this test's own, its workers' strategy tables loaded."""
+    """A live server of this test's own, serving the new-table form."""
     live = start_table_server(make_live_server)
     yield live
     live.stop()

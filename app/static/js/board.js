@@ -83,7 +83,7 @@ export function showSheet(root, parts, { boxes, play, totals, locked = false }) 
   }
 }
 
-/** The status line: `text` if any, else the page's `guidance`; `kind` its look. */
+/** The status line: its `text` and `kind` (its look: "", "restriction", "error" …). */
 export function showStatus(parts, text, kind) {
   parts.statusLine.className = `status-line${kind ? ` ${kind}` : ""}`;
   parts.statusLine.textContent = text;

@@ -20,13 +20,6 @@ function dateAtUtcMidnight(isoDate) {
   return new Date(`${isoDate}T00:00:00Z`);
 }
 
-/** The ISO date `days` days after `isoDate` (negative: before). */
-export function addDays(isoDate, days) {
-  const moment = dateAtUtcMidnight(isoDate);
-  moment.setUTCDate(moment.getUTCDate() + days);
-  return moment.toISOString().slice(0, 10);
-}
-
 /** A date written out in the page language, e.g. "dimanche 29 novembre 2026". */
 export function longDate(isoDate, lang) {
   return new Intl.DateTimeFormat(lang, { dateStyle: "full", timeZone: "UTC" }).format(
