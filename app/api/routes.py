@@ -416,12 +416,12 @@ def game_review(game_id: str):
     its date is revealed."""
     played = reviewable_game(game_id)
     try:
-        review = services().coach.review(played.record)
+        review = services().coach.review_json(played.record)
     except TablesNotReady:
         raise tables_not_ready() from None
     return jsonify({"game": played.record.id, "date": played.record.date,
                     "player": played.record.player, "name": played.record.name or None,
-                    "total": played.game.totals().total, **review.to_json()})
+                    "total": played.game.totals().total, **review})
 
 
 def reviewable_game(game_id: str) -> Played:

@@ -173,7 +173,10 @@ class GameService:
         self._games: OrderedDict[str, Played] = OrderedDict()
         self._streams: OrderedDict[tuple[str, str], DiceStream] = OrderedDict()
         self._first_games_noted: set[int] = set()
-        self.finish_listeners: list[Callable[[GameRecord], None]] = []  # the coach's skill board
+        # The coach's skill board: each listener gives what to queue in the finishing round
+        # trip (``queue(pipe)``); a refused finish is told to the ``finish_refused`` ones.
+        self.finish_listeners: list[Callable[[GameRecord, Game], Callable]] = []
+        self.finish_refused: list[Callable[[GameRecord], None]] = []
         # Each game's action limits, (amount, seconds), counted by the compare-and-set itself
         # (observability/limits.py sets them when rate limits are on).
         self.action_limits: tuple[tuple[int, int], ...] = ()
@@ -302,19 +305,29 @@ class GameService:
             if applied:
                 record = replace(played.record, transcript=(*played.record.transcript, entry),
                                  state=state)
-                if logged:
-                    receipt = self.logs.finish(record, next_game)
-                record = replace(record, receipt=receipt)
-                applied = self._remember(record, next_game)
-                if receipt is not None:
-                    if not logged:
-                        self.store.record_finished(record, receipt["total"],
-                                                   format_timestamp(self.clock()))
-                    for listener in self.finish_listeners:
-                        listener(record)
-                return applied
+                if next_game.finished:
+                    record = replace(record, receipt=self._finish(record, next_game, receipt,
+                                                                  logged))
+                return self._remember(record, next_game)
             played, fresh = self._remember(current), True
         raise GameConflict("busy", "The game changed too often meanwhile; try again.", played)
+
+    def _finish(self, record: GameRecord, game: Game, receipt: dict | None,
+                logged: bool) -> dict:
+        """The finishing action's second round trip: the game on its leaderboard (a v2 game
+        appended to its day's log, which gives its receipt) and in its player's history, with
+        what the finish listeners queue (the coach's skill board and review). The receipt."""
+        also = [listener(record, game) for listener in self.finish_listeners]
+        if not logged:
+            self.store.record_finished(record, receipt["total"], format_timestamp(self.clock()),
+                                       also=also)
+            return receipt
+        try:
+            return self.logs.finish(record, game, also)
+        except ApiError:  # the day's log closed without it: what the listeners queued is undone
+            for refused in self.finish_refused:
+                refused(record)
+            raise
 
     def counted_once(self) -> CountedOnce:
         """The counting of one action request against its game's limits."""
