@@ -12,6 +12,7 @@ whose reply carries the fresh game.
 
 import contextlib
 import datetime as dt
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -173,6 +174,7 @@ class GameService:
         self._games: OrderedDict[str, Played] = OrderedDict()
         self._streams: OrderedDict[tuple[str, str], DiceStream] = OrderedDict()
         self._first_games_noted: set[int] = set()
+        self._game_ids = functools.lru_cache(maxsize=CACHE_SIZE)(secrets.game_id)
         # The coach's skill board: each listener gives what to queue in the finishing round
         # trip (``queue(pipe)``); a refused finish is told to the ``finish_refused`` ones.
         self.finish_listeners: list[Callable[[GameRecord, Game], Callable]] = []
@@ -198,8 +200,9 @@ class GameService:
         return tuple(r for r in ANY_DAILY_RULESETS if r in offered) or DAILY_RULESETS
 
     def game_id(self, player: str, date: str, ruleset: str) -> str:
-        """The id the player's game on (date, ruleset) has (whether or not it exists)."""
-        return self.secrets.game_id(player, date, ruleset)
+        """The id the player's game on (date, ruleset) has (whether or not it exists): an HMAC,
+        computed once per process for the CACHE_SIZE latest (every action checks it)."""
+        return self._game_ids(player, date, ruleset)
 
     def start(self, player: str, ruleset: str, date: str, name: str | None) -> tuple[bool, Played]:
         """Create the player's game on (date, ruleset), or resume it. Returns (created, game).
