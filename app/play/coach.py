@@ -210,8 +210,12 @@ class Coach:
 
     # Reviews and skill
 
-    def review(self, record: GameRecord) -> strategy.Review:
-        """The review of a game (TablesNotReady while its sheet's table is being computed)."""
+    def review(self, record: GameRecord, game: Game | None = None) -> strategy.Review:
+        """The review of a game (TablesNotReady while its sheet's table is being computed);
+        ``game``, the core's game of that very record, spares the review its replay."""
+        if game is not None and game.transcript == record.transcript:
+            return strategy.review(self.tables.get(record.ruleset), game.transcript,
+                                   checked=True)
         return strategy.review(self.tables.get(record.ruleset), record.transcript)
 
     def review_json(self, record: GameRecord) -> dict:
@@ -230,7 +234,7 @@ class Coach:
         the page, which asks for it next (one review per game); or, while its sheet's table is
         being computed, queue it for the background pass."""
         try:
-            review = self.review(record)
+            review = self.review(record, game)
         except TablesNotReady:
             return functools.partial(self.skill.queue_skill, record.id)
         text = review_text(review)

@@ -233,11 +233,17 @@ class GameService:
 
     def get(self, game_id: str) -> Played:
         """The stored game (read fresh), or a 404. A finished v2 game stored without its
-        receipt (issue 11: the checkpoint job stores it) gets it from its log leaf."""
+        receipt (issue 11: the checkpoint job stores it) gets the one this process signed when
+        it finished the game (its cached copy of that very transcript), else the one of its
+        log leaf."""
         record = self.store.load_game(game_id)
         if record is None:
             self._forget(game_id)
             raise game_not_found()
+        if record.receipt is None:  # the receipt this process signed when the game finished
+            known = self._cached(game_id)
+            if known is not None and known.record.transcript == record.transcript:
+                record = replace(record, receipt=known.record.receipt)
         played = self._remember(record)
         if played.game.finished and record.receipt is None and self.logs.is_logged(record.date):
             receipt = self.logs.receipt_for(record, played.game)
