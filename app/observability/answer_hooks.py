@@ -7,7 +7,8 @@ compress. Folded into one hook, a page still gets every hook in Flask's order; a
 (under ``/api/``) gets those it needs — the rate limits' Retry-After and refunds, its count and
 latency in the metrics, its request id, the security headers (``nosniff`` and the framing rules
 matter for JSON too), its ``Vary`` and the ``?lang=`` cookie — called directly, and compression
-only from ``COMPRESS_API_MIN_SIZE`` bytes (1 KB: a mid-game answer is about 2.5 KB).
+only from ``API_MIN_SIZE`` bytes (1 KB: a mid-game answer is about 2.5 KB); a streamed answer
+(a table's events) goes as it is, as its ``Cache-Control: no-transform`` asks.
 """
 
 from flask import Flask, request
@@ -35,7 +36,6 @@ def init_app(app: Flask) -> None:
     compress = next((hook for hook in in_order if is_compression(hook)), None)
     for_api = tuple(hook for hook in in_order
                     if hook not in _NOT_FOR_API and not is_compression(hook))
-    min_size = int(app.config.get("COMPRESS_API_MIN_SIZE") or API_MIN_SIZE)
 
     def after_request(response):
         """Every hook for a page; the API's, then compression if the answer is large."""
@@ -45,7 +45,7 @@ def init_app(app: Flask) -> None:
             return response
         for hook in for_api:
             response = hook(response)
-        if compress is not None and (response.content_length or 0) >= min_size:
+        if compress is not None and (response.content_length or 0) >= API_MIN_SIZE:
             response = compress(response)
         return response
 

@@ -1,5 +1,5 @@
 """The after-request hooks folded into one (issue 14): an API answer is compressed only from
-COMPRESS_API_MIN_SIZE bytes, and a page or a static file still gets every page hook."""
+API_MIN_SIZE bytes, and a page or a static file still gets every page hook."""
 
 import gzip
 

@@ -39,6 +39,8 @@ def test_the_finishing_action_ranks_the_game_and_keeps_the_review_the_page_reads
     status, review = call(client, "GET", f"/games/{state['id']}/review")
     assert status == 200
     assert {key: review[key] for key in engine} == json.loads(json.dumps(engine))
+    # Read back by the process that finished it, the game has the receipt it answered with.
+    assert call(client, "GET", f"/games/{state['id']}")[1]["game"]["receipt"] == state["receipt"]
 
 
 def test_the_review_answer_is_the_kept_one_of_the_games_version(finishing_app, redis_client):
