@@ -8,11 +8,12 @@ import random
 
 import pytest
 from coachkit import coach_of, loaded_tables
-from playkit import PLAY_DATE, call, play_to_end, start
+from playkit import PLAY_DATE, call, next_move, play_to_end, start
 
 import strategy
 from app import create_app
 from app.play.coach import centipoints
+from app.storage.daylog import closed_key
 from app.storage.store import REVIEW_SECONDS, SkillStore, review_key
 
 
@@ -58,3 +59,24 @@ def test_the_review_answer_is_the_kept_one_of_the_games_version(finishing_app, r
     redis_client.delete(key)
     assert call(client, "GET", f"/games/{state['id']}/review")[1]["loss"] == kept["loss"]
     assert redis_client.get(key) == f"{version}:{json.dumps(kept)}"
+
+
+def test_a_finish_the_closed_log_refuses_leaves_no_skill_entry(logged_app, redis_client,
+                                                               strategy_tables_dir):
+    """A v2 game whose last action lands after its day's log closed (a process whose clock
+    lags, the close running between its two round trips): a 409 ``day-closed``, and neither the
+    skill board entry nor the review its finishing round trip queued are left behind."""
+    loaded_tables(strategy_tables_dir)
+    client = logged_app.test_client()
+    state = start(client, "yacht", PLAY_DATE)
+    rng = random.Random(7)
+    while True:
+        kind, body = next_move(state, rng)
+        if kind == "score" and len(state["boxes"]) == state["turns"] - 1:
+            break
+        state = call(client, "POST", f"/games/{state['id']}/{kind}", body)[1]["game"]
+    redis_client.set(closed_key(PLAY_DATE), "1")
+    status, answer = call(client, "POST", f"/games/{state['id']}/score", body)
+    assert (status, answer["error"]["code"]) == (409, "day-closed")
+    assert SkillStore(redis_client).entry(PLAY_DATE, "yacht", state["id"]) is None
+    assert redis_client.get(review_key(state["id"])) is None
