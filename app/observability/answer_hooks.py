@@ -1,4 +1,5 @@
-"""The after-request work of every answer in one hook, a short one for the JSON API (issue 14).
+"""The after-request work of every answer in one hook, a short one for the JSON API (issue 14);
+the before-request work in one hook too.
 
 Flask calls each after-request function through ``ensure_sync`` (an ``inspect`` check per
 function per request) and a JSON API answer ran them all: the static files' cache headers, the
@@ -30,7 +31,8 @@ def is_compression(hook) -> bool:
 
 def init_app(app: Flask) -> None:
     """Replace the app's after-request functions (registered by then) with one that runs them
-    all for a page and the API's short list for an API answer."""
+    all for a page and the API's short list for an API answer; the before-request ones with
+    one too."""
     hooks = app.after_request_funcs.setdefault(None, [])
     in_order = tuple(reversed(hooks))  # Flask runs the last registered first
     compress = next((hook for hook in in_order if is_compression(hook)), None)
@@ -50,3 +52,21 @@ def init_app(app: Flask) -> None:
         return response
 
     hooks[:] = [after_request]
+    fold_before_request(app)
+
+
+def fold_before_request(app: Flask) -> None:
+    """Replace the app's own before-request functions (the request id, the metrics' timer) with
+    one that calls them in order, stopping at the first that answers, as Flask does."""
+    hooks = app.before_request_funcs.setdefault(None, [])
+    in_order = tuple(hooks)
+
+    def before_request():
+        """Each hook in turn; the first answer stops the request."""
+        for hook in in_order:
+            answer = hook()
+            if answer is not None:
+                return answer
+        return None
+
+    hooks[:] = [before_request]
