@@ -24,7 +24,8 @@ measured against the code it changes in the same run.
 
 ``--rate-limits`` counts the service's requests against (unreachable) limits in Redis, as
 production runs them. The strategy tables come from ``--tables`` (built there first if missing),
-so that no worker builds them during the run. Loopback only; at most 32 players, 10 s slices,
+so that no worker builds them during the run, and the slices start once every server is idle
+(its workers have loaded them). Loopback only; at most 32 players, 10 s slices,
 20 rounds.
 """
 
@@ -178,6 +179,17 @@ def run_slice(target: str, server, players: int, seconds: float, redis_url: str,
     return measures, wall, cpu, redis_cpu, commands
 
 
+def wait_until_idle(master: int, timeout: float = 120.0) -> None:
+    """Wait until a server, unloaded, spends under 5 % of a core (its workers have loaded the
+    strategy tables, seconds of CPU each, which no slice should count)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        before = gunicorn_cpu_seconds(master)
+        time.sleep(0.5)
+        if gunicorn_cpu_seconds(master) - before < 0.025:
+            return
+
+
 def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
                   workers: int) -> dict[str, Tally]:
     """Start the three servers on ``workers`` workers and run the interleaved slices."""
@@ -197,6 +209,8 @@ def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
         servers[FLOOR_KIND] = start_gunicorn(workdir, workers, "sync", 1, env, bare=True,
                                              reference="floor_app")
         servers[BARE_KIND] = start_gunicorn(workdir, workers, "sync", 1, {}, bare=True)
+        for server in servers.values():  # the workers' strategy tables loaded, threads idle
+            wait_until_idle(server.process.pid)
         date = dt.datetime.now(dt.UTC).date().isoformat()
         overhead = counting_overhead(redis_url)
         for target in targets:  # warm every worker: imports, caches, connections
