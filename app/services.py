@@ -93,6 +93,7 @@ def init_app(app: Flask) -> None:
                                         or data_dir / "strategy"), clock)
     ledger.reveal_listeners.append(coach.date_revealed)
     games.finish_listeners.append(coach.game_finished)
+    games.finish_refused.append(coach.finish_refused)
     if app.config.get("STRATEGY_BACKGROUND", not app.testing):
         coach.start()
     app.extensions[EXTENSION] = Services(

@@ -13,9 +13,19 @@ references.
 
     .venv/bin/python bench/bench_overhead.py --workers 1,2 --players 8 --slice 3 --rounds 4
 
+Each player asks for its game's review once it is finished, as the play page does (``GET
+…/review``: its CPU counts, the request counts among the requests, not among the actions), so
+that a review computed at the finish or on that request is counted wherever it runs; "CPU ms
+per action" divides all the CPU by the actions alone.
+
+``--baseline DIR`` runs the service of another tree (say ``/work/main``: its code first on the
+servers' ``PYTHONPATH``) as a fourth target in the same interleaved slices, so that a change is
+measured against the code it changes in the same run.
+
 ``--rate-limits`` counts the service's requests against (unreachable) limits in Redis, as
 production runs them. The strategy tables come from ``--tables`` (built there first if missing),
-so that no worker builds them during the run. Loopback only; at most 32 players, 10 s slices,
+so that no worker builds them during the run, and the slices start once every server is idle
+(its workers have loaded them). Loopback only; at most 32 players, 10 s slices,
 20 rounds.
 """
 
@@ -61,6 +71,8 @@ MAX_PLAYERS = 32
 MAX_SLICE = 10.0
 MAX_ROUNDS = 20
 SERVICE = "service"
+BASELINE = "baseline"
+SERVICES = (SERVICE, BASELINE)
 TARGETS = (SERVICE, FLOOR_KIND, BARE_KIND)
 
 
@@ -91,10 +103,15 @@ class Tally:
         """Gunicorn CPU ms per request."""
         return 1000 * self.cpu / max(1, self.requests)
 
+    def cpu_ms_per_action(self) -> float:
+        """Gunicorn CPU ms per action: every request's CPU over the actions alone."""
+        return 1000 * self.cpu / max(1, self.actions)
+
 
 def play_until(port: int, date: str, rng: random.Random, measures: Measures,
                deadline: float) -> None:
-    """New players play whole games (as bench_load's do) until ``deadline``."""
+    """New players play whole games (as bench_load's do) until ``deadline``, each asking for
+    its review at the end as the play page does."""
     while time.monotonic() < deadline:
         status, answer, set_cookie = measures.timed(
             "create", port, "POST", "/api/v1/games",
@@ -112,6 +129,8 @@ def play_until(port: int, date: str, rng: random.Random, measures: Measures,
                 return
             state = answer["game"]
         if state["status"] == "finished":
+            measures.timed("review", port, "GET", f"/api/v1/games/{state['id']}/review",
+                           None, cookie)
             with measures.lock:
                 measures.games += 1
 
@@ -143,7 +162,7 @@ def run_slice(target: str, server, players: int, seconds: float, redis_url: str,
     commands less the ``overhead`` of reading their count)."""
     measures = Measures()
     deadline = time.monotonic() + seconds
-    if target == SERVICE:
+    if target in SERVICES:
         def work(n):
             """One player thread."""
             play_until(server.port, date, random.Random(seed * 1000 + n), measures, deadline)
@@ -160,6 +179,17 @@ def run_slice(target: str, server, players: int, seconds: float, redis_url: str,
     return measures, wall, cpu, redis_cpu, commands
 
 
+def wait_until_idle(master: int, timeout: float = 120.0) -> None:
+    """Wait until a server, unloaded, spends under 5 % of a core (its workers have loaded the
+    strategy tables, seconds of CPU each, which no slice should count)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        before = gunicorn_cpu_seconds(master)
+        time.sleep(0.5)
+        if gunicorn_cpu_seconds(master) - before < 0.025:
+            return
+
+
 def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
                   workers: int) -> dict[str, Tally]:
     """Start the three servers on ``workers`` workers and run the interleaved slices."""
@@ -168,20 +198,27 @@ def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
            # counted in the compare-and-set, per game (bench_load sets the others)
            "YACHT_DAILY_RATE_LIMIT_GAME_ACTIONS": UNREACHABLE_LIMIT}
     servers = {}
+    targets = (SERVICE, BASELINE, *TARGETS[1:]) if args.baseline else TARGETS
     try:
         servers[SERVICE] = start_gunicorn(workdir, workers, "sync", 1, env,
                                           rate_limits=args.rate_limits)
+        if args.baseline:
+            servers[BASELINE] = start_gunicorn(
+                workdir, workers, "sync", 1, {**env, "PYTHONPATH": str(args.baseline)},
+                rate_limits=args.rate_limits)
         servers[FLOOR_KIND] = start_gunicorn(workdir, workers, "sync", 1, env, bare=True,
                                              reference="floor_app")
         servers[BARE_KIND] = start_gunicorn(workdir, workers, "sync", 1, {}, bare=True)
+        for server in servers.values():  # the workers' strategy tables loaded, threads idle
+            wait_until_idle(server.process.pid)
         date = dt.datetime.now(dt.UTC).date().isoformat()
         overhead = counting_overhead(redis_url)
-        for target in TARGETS:  # warm every worker: imports, caches, connections
+        for target in targets:  # warm every worker: imports, caches, connections
             run_slice(target, servers[target], args.players, 1.0, redis_url, date, -1, overhead)
-        tallies = {target: Tally() for target in TARGETS}
+        tallies = {target: Tally() for target in targets}
         for round_number in range(args.rounds):
-            shift = round_number % len(TARGETS)
-            for target in TARGETS[shift:] + TARGETS[:shift]:
+            shift = round_number % len(targets)
+            for target in targets[shift:] + targets[:shift]:
                 tallies[target].add(*run_slice(target, servers[target], args.players,
                                                args.slice, redis_url, date, round_number,
                                                overhead))
@@ -192,30 +229,40 @@ def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
 
 
 def print_table(args, results: dict[int, dict[str, Tally]]) -> None:
-    """One Markdown table: each target's figures, then the service's ratios."""
+    """One Markdown table: each target's figures, then each service's ratios."""
+    baseline = f", baseline {args.baseline}" if args.baseline else ""
     print(f"{args.players} players, {args.rounds} rounds of {args.slice:g} s slices per "
           f"target, sync workers, rate limits {'counted' if args.rate_limits else 'off'}, "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end")
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end{baseline}")
     print()
     print("| workers | target | requests | req/s | actions/s | CPU ms/req gunicorn + redis "
-          "| Redis commands/req, in scripts too | errors |")
-    print("|--:|---|--:|--:|--:|--:|--:|--:|")
+          "| CPU ms/action | Redis commands/req, in scripts too | errors |")
+    print("|--:|---|--:|--:|--:|--:|--:|--:|--:|")
     for workers, tallies in results.items():
         for target, tally in tallies.items():
-            actions = f"{tally.actions / tally.seconds:.0f}" if target == SERVICE else "-"
+            is_service = target in SERVICES
+            actions = f"{tally.actions / tally.seconds:.0f}" if is_service else "-"
+            per_action = f"{tally.cpu_ms_per_action():.2f}" if is_service else "-"
             print(f"| {workers} | {target} | {tally.requests} | "
                   f"{tally.requests / tally.seconds:.0f} | {actions} | {tally.cpu_ms():.2f} + "
-                  f"{1000 * tally.redis_cpu / max(1, tally.requests):.2f} | "
+                  f"{1000 * tally.redis_cpu / max(1, tally.requests):.2f} | {per_action} | "
                   f"{tally.redis_commands / max(1, tally.requests):.2f} | "
                   f"{sum(tally.errors.values())} |")
     print()
-    print("| workers | CPU/req ÷ floor | CPU/req ÷ bare | actions/s ÷ floor req/s |")
-    print("|--:|--:|--:|--:|")
+    print("| workers | service | CPU/req ÷ floor | CPU/action ÷ floor CPU/req | CPU/req ÷ bare "
+          "| actions/s ÷ floor req/s |")
+    print("|--:|---|--:|--:|--:|--:|")
     for workers, tallies in results.items():
-        service, floor, bare = (tallies[target] for target in TARGETS)
-        print(f"| {workers} | {service.cpu_ms() / floor.cpu_ms():.2f} | "
-              f"{service.cpu_ms() / bare.cpu_ms():.2f} | "
-              f"{(service.actions / service.seconds) / (floor.requests / floor.seconds):.2f} |")
+        floor, bare = tallies[FLOOR_KIND], tallies[BARE_KIND]
+        for name in SERVICES:
+            if name not in tallies:
+                continue
+            service = tallies[name]
+            print(f"| {workers} | {name} | {service.cpu_ms() / floor.cpu_ms():.2f} | "
+                  f"{service.cpu_ms_per_action() / floor.cpu_ms():.2f} | "
+                  f"{service.cpu_ms() / bare.cpu_ms():.2f} | "
+                  f"{(service.actions / service.seconds) / (floor.requests / floor.seconds):.2f}"
+                  f" |")
 
 
 def main() -> None:
@@ -229,12 +276,17 @@ def main() -> None:
                         help="count the service's requests against (unreachable) limits")
     parser.add_argument("--tables", type=Path, default=ROOT / "var" / "strategy",
                         help="the strategy tables' directory (built there if missing)")
+    parser.add_argument("--baseline", type=Path,
+                        help="another tree whose service runs beside this one (its code first "
+                             "on the servers' PYTHONPATH)")
     args = parser.parse_args()
     if not (1 <= args.players <= MAX_PLAYERS and 0 < args.slice <= MAX_SLICE
             and 1 <= args.rounds <= MAX_ROUNDS):
         parser.error(f"--players 1..{MAX_PLAYERS}, --slice up to {MAX_SLICE:g}, "
                      f"--rounds 1..{MAX_ROUNDS}")
     args.tables = args.tables.resolve()  # the servers run in a work directory of their own
+    if args.baseline:
+        args.baseline = args.baseline.resolve()
     for ruleset in DAILY_RULESETS:
         load_or_build(args.tables, ruleset)
     workdir = Path(tempfile.mkdtemp(prefix="yd-overhead-", dir="/tmp"))

@@ -8,6 +8,7 @@ import json
 import re
 from functools import lru_cache
 
+import orjson
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
@@ -122,9 +123,15 @@ def daily_ruleset(ruleset: str) -> str:
 
 def game_answer(played: Played, status: int = 200):
     """The ``{"game": state}`` answer."""
-    response = jsonify({"game": game_state(played, services().now(), language())})
-    response.status_code = status
-    return response
+    return plain_json({"game": game_state(played, services().now(), language())}, status)
+
+
+def plain_json(payload: dict, status: int = 200) -> Response:
+    """The JSON answer of ``payload`` written by orjson, with sorted keys as ``jsonify`` writes
+    them: about a sixth of its cost on a game's answer. Only for payloads of strings, ints,
+    booleans, None, lists and string-keyed objects (a game, a review)."""
+    return Response(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS), status=status,
+                    mimetype="application/json")
 
 
 def visible_game(game_id: str) -> Played:
@@ -154,12 +161,10 @@ def handle_game_conflict(error: GameConflict):
     placement = error.played.game.placement()
     if error.code == "joker-forbids" and placement is not None:
         message = placement.reason(language())
-    response = jsonify({
+    return plain_json({
         "error": {"code": error.code, "message": message},
         "game": game_state(error.played, services().now(), language()),
-    })
-    response.status_code = 409
-    return response
+    }, 409)
 
 
 # ------------------------------------------------------------------ sheets and challenges
@@ -232,7 +237,7 @@ def get_game(game_id: str):
         return game_answer(played)
     state = game_state(played, services().now(), language())
     state["checkpoint"] = game_checkpoint(played)
-    return jsonify({"game": state})
+    return plain_json({"game": state})
 
 
 def game_checkpoint(played: Played) -> dict | None:
@@ -416,12 +421,12 @@ def game_review(game_id: str):
     its date is revealed."""
     played = reviewable_game(game_id)
     try:
-        review = services().coach.review(played.record)
+        review = services().coach.review_json(played.record)
     except TablesNotReady:
         raise tables_not_ready() from None
-    return jsonify({"game": played.record.id, "date": played.record.date,
-                    "player": played.record.player, "name": played.record.name or None,
-                    "total": played.game.totals().total, **review.to_json()})
+    return plain_json({"game": played.record.id, "date": played.record.date,
+                       "player": played.record.player, "name": played.record.name or None,
+                       "total": played.game.totals().total, **review})
 
 
 def reviewable_game(game_id: str) -> Played:

@@ -151,16 +151,18 @@ class LogService:
 
     # Finishing a game
 
-    def finish(self, record: GameRecord, game: Game) -> dict:
+    def finish(self, record: GameRecord, game: Game, also: Sequence = ()) -> dict:
         """Append the game just finished to its log and rank it, in the round trip that also
-        marks it finished in its player's history; the signed v2 receipt. A 409 when the
-        date's log closed meanwhile without it (a process whose clock lags)."""
+        marks it finished in its player's history and queues ``also`` (``Store.
+        record_finished``); the signed v2 receipt. A 409 when the date's log closed meanwhile
+        without it (a process whose clock lags)."""
         finished_at = format_timestamp(self.clock())
         head, tail = self._leaf_parts(record, game, finished_at)
         replies = self.store.record_finished(
             record, game.totals().total, finished_at,
             queue_board=lambda pipe: self.logs.queue_append_leaf(
-                pipe, record.date, record.ruleset, record.id, head, tail, game.totals().total))
+                pipe, record.date, record.ruleset, record.id, head, tail, game.totals().total),
+            also=also)
         leaf = replies[0][1] if replies[0] else None
         if leaf is None:  # the close may have logged it itself
             found = self.logs.leaf_of(record.date, record.ruleset, record.id)

@@ -8,8 +8,17 @@ hooks and JSON logger) and must not import prometheus_client before it has set
 
 
 def init_app(app) -> None:
-    """Add structured logs, metrics, /healthz and /readyz, Redis error counting, rate limits."""
-    from app.observability import health, limits, logs, metrics, proxy, storage_errors
+    """Add structured logs, metrics, /healthz and /readyz, Redis error counting, rate limits,
+    then fold the after-request hooks into one (``answer_hooks``)."""
+    from app.observability import (
+        answer_hooks,
+        health,
+        limits,
+        logs,
+        metrics,
+        proxy,
+        storage_errors,
+    )
 
     logs.init_app(app)
     metrics.init_app(app)
@@ -17,3 +26,4 @@ def init_app(app) -> None:
     storage_errors.init_app(app)
     limits.init_app(app)
     proxy.init_app(app)
+    answer_hooks.init_app(app)  # last: it folds every after-request hook registered so far

@@ -135,6 +135,13 @@ def init_app(app) -> None:
     # application limits; each limited view's decorator counts it), yet costs every request its
     # evaluation: off.
     app.before_request_funcs[None].remove(limiter._check_request_limit)
+    # Its after-request hook likewise: it adds the X-RateLimit-* headers (off) and deducts the
+    # limits that count only some answers (``deduct_when``: none here; refund_unsuccessful
+    # gives counts back).
+    if not app.config["RATELIMIT_HEADERS_ENABLED"]:
+        app.after_request_funcs[None][:] = [
+            hook for hook in app.after_request_funcs[None]
+            if getattr(hook, "func", None) is not Limiter._Limiter__inject_headers]
     app.extensions[EXTENSION].games.action_limits = game_action_limits(
         app.config["RATE_LIMIT_GAME_ACTIONS"])
     # Rolls and scorings share one budget, and so do making and redeeming transfer codes;

@@ -20,6 +20,8 @@ day's skill board and, once a date is revealed, its references (issue 10).
 import contextlib
 import datetime as dt
 import fcntl
+import functools
+import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -34,7 +36,7 @@ from app.ledger.keys import Secrets
 from app.ledger.service import LedgerService
 from app.play.scouting import count_scouting
 from app.storage.store import GameRecord, SkillStore, Store
-from fairness import DAILY_RULESETS, DiceStream
+from fairness import DAILY_RULESETS, DiceStream, Game
 from fairness.sheets import DAILY_RULESETS_WITH_YATZY
 from strategy import TablesNotReady
 
@@ -51,6 +53,12 @@ T = TypeVar("T")
 def centipoints(loss: float) -> int:
     """A loss in hundredths of a point, as the skill board ranks it."""
     return max(0, round(loss * 100))
+
+
+def review_text(review: strategy.Review) -> str:
+    """The JSON text of ``review.to_json()``, written straight from its dataclasses' fields
+    (``asdict`` copies every nested record first: about half the cost of a review)."""
+    return json.dumps(review, default=vars)
 
 
 def lock_file(directory: Path, ruleset: str) -> Path:
@@ -209,16 +217,46 @@ class Coach:
 
     # Reviews and skill
 
-    def review(self, record: GameRecord) -> strategy.Review:
-        """The review of a game (TablesNotReady while its sheet's table is being computed)."""
+    def review(self, record: GameRecord, game: Game | None = None) -> strategy.Review:
+        """The review of a game (TablesNotReady while its sheet's table is being computed);
+        ``game``, the core's game of that very record, spares the review its replay."""
+        if game is not None and game.transcript == record.transcript:
+            return strategy.review(self.tables.get(record.ruleset), game.transcript,
+                                   checked=True)
         return strategy.review(self.tables.get(record.ruleset), record.transcript)
 
-    def game_finished(self, record: GameRecord) -> None:
-        """Rank a game that has just finished on its day's skill board, or queue it."""
+    def review_json(self, record: GameRecord) -> dict:
+        """The review of a game as JSON-ready data: the one kept when the game finished (or
+        when it was last computed), else computed now and kept (TablesNotReady while its
+        sheet's table is being computed)."""
+        kept = self.skill.kept_review(record.id, record.version)
+        if kept is None:
+            kept = review_text(self.review(record))
+            self.skill.keep_review(record.id, record.version, kept)
+        return json.loads(kept)
+
+    def game_finished(self, record: GameRecord, game: Game) -> Callable:
+        """What the finishing action's own round trip does for the coach (``queue(pipe)``):
+        put the game that has just finished on its day's skill board and keep its review for
+        the page, which asks for it next (one review per game); or, while its sheet's table is
+        being computed, queue it for the background pass."""
         try:
-            self._rank(record)
+            review = self.review(record, game)
         except TablesNotReady:
-            self.skill.queue_skill(record.id)
+            return functools.partial(self.skill.queue_skill, record.id)
+        text = review_text(review)
+
+        def queue(pipe) -> None:
+            """Rank the game and keep its review, in ``pipe``."""
+            self.skill.rank(record.date, record.ruleset, record.id, centipoints(review.loss),
+                            game.totals().total, pipe=pipe)
+            self.skill.keep_review(record.id, record.version, text, pipe=pipe)
+        return queue
+
+    def finish_refused(self, record: GameRecord) -> None:
+        """Undo ``game_finished``'s ranking of a game whose finish was refused after its round
+        trip (its day's log closed without it)."""
+        self.skill.unrank(record.date, record.ruleset, record.id)
 
     def loss(self, record: GameRecord) -> float | None:
         """A finished game's points lost, to the hundredth as its skill board ranks it
@@ -227,7 +265,7 @@ class Coach:
         if entry is not None:
             return entry[0] / 100
         try:
-            return centipoints(self.review(record).loss) / 100
+            return centipoints(self.review_json(record)["loss"]) / 100
         except TablesNotReady:
             return None
 

@@ -12,6 +12,7 @@ whose reply carries the fresh game.
 
 import contextlib
 import datetime as dt
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -173,7 +174,11 @@ class GameService:
         self._games: OrderedDict[str, Played] = OrderedDict()
         self._streams: OrderedDict[tuple[str, str], DiceStream] = OrderedDict()
         self._first_games_noted: set[int] = set()
-        self.finish_listeners: list[Callable[[GameRecord], None]] = []  # the coach's skill board
+        self._game_ids = functools.lru_cache(maxsize=CACHE_SIZE)(secrets.game_id)
+        # The coach's skill board: each listener gives what to queue in the finishing round
+        # trip (``queue(pipe)``); a refused finish is told to the ``finish_refused`` ones.
+        self.finish_listeners: list[Callable[[GameRecord, Game], Callable]] = []
+        self.finish_refused: list[Callable[[GameRecord], None]] = []
         # Each game's action limits, (amount, seconds), counted by the compare-and-set itself
         # (observability/limits.py sets them when rate limits are on).
         self.action_limits: tuple[tuple[int, int], ...] = ()
@@ -195,8 +200,9 @@ class GameService:
         return tuple(r for r in ANY_DAILY_RULESETS if r in offered) or DAILY_RULESETS
 
     def game_id(self, player: str, date: str, ruleset: str) -> str:
-        """The id the player's game on (date, ruleset) has (whether or not it exists)."""
-        return self.secrets.game_id(player, date, ruleset)
+        """The id the player's game on (date, ruleset) has (whether or not it exists): an HMAC,
+        computed once per process for the CACHE_SIZE latest (every action checks it)."""
+        return self._game_ids(player, date, ruleset)
 
     def start(self, player: str, ruleset: str, date: str, name: str | None) -> tuple[bool, Played]:
         """Create the player's game on (date, ruleset), or resume it. Returns (created, game).
@@ -227,11 +233,17 @@ class GameService:
 
     def get(self, game_id: str) -> Played:
         """The stored game (read fresh), or a 404. A finished v2 game stored without its
-        receipt (issue 11: the checkpoint job stores it) gets it from its log leaf."""
+        receipt (issue 11: the checkpoint job stores it) gets the one this process signed when
+        it finished the game (its cached copy of that very transcript), else the one of its
+        log leaf."""
         record = self.store.load_game(game_id)
         if record is None:
             self._forget(game_id)
             raise game_not_found()
+        if record.receipt is None:  # the receipt this process signed when the game finished
+            known = self._cached(game_id)
+            if known is not None and known.record.transcript == record.transcript:
+                record = replace(record, receipt=known.record.receipt)
         played = self._remember(record)
         if played.game.finished and record.receipt is None and self.logs.is_logged(record.date):
             receipt = self.logs.receipt_for(record, played.game)
@@ -302,19 +314,29 @@ class GameService:
             if applied:
                 record = replace(played.record, transcript=(*played.record.transcript, entry),
                                  state=state)
-                if logged:
-                    receipt = self.logs.finish(record, next_game)
-                record = replace(record, receipt=receipt)
-                applied = self._remember(record, next_game)
-                if receipt is not None:
-                    if not logged:
-                        self.store.record_finished(record, receipt["total"],
-                                                   format_timestamp(self.clock()))
-                    for listener in self.finish_listeners:
-                        listener(record)
-                return applied
+                if next_game.finished:
+                    record = replace(record, receipt=self._finish(record, next_game, receipt,
+                                                                  logged))
+                return self._remember(record, next_game)
             played, fresh = self._remember(current), True
         raise GameConflict("busy", "The game changed too often meanwhile; try again.", played)
+
+    def _finish(self, record: GameRecord, game: Game, receipt: dict | None,
+                logged: bool) -> dict:
+        """The finishing action's second round trip: the game on its leaderboard (a v2 game
+        appended to its day's log, which gives its receipt) and in its player's history, with
+        what the finish listeners queue (the coach's skill board and review). The receipt."""
+        also = [listener(record, game) for listener in self.finish_listeners]
+        if not logged:
+            self.store.record_finished(record, receipt["total"], format_timestamp(self.clock()),
+                                       also=also)
+            return receipt
+        try:
+            return self.logs.finish(record, game, also)
+        except ApiError:  # the day's log closed without it: what the listeners queued is undone
+            for refused in self.finish_refused:
+                refused(record)
+            raise
 
     def counted_once(self) -> CountedOnce:
         """The counting of one action request against its game's limits."""

@@ -71,7 +71,7 @@ def game_state(played: Played, now: dt.datetime, language: str) -> dict:
         "previews": game.previews() if placement else {},
         "restriction": _restriction(placement, language),
         "totals": game.totals().as_dict(),
-        "transcript": [dict(entry) for entry in record.transcript],
+        "transcript": list(record.transcript),  # its entries are never changed in place
         "receipt": dict(record.receipt) if record.receipt else None,
         "token": record.state or state_text(game, record.version),
     }

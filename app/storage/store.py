@@ -510,10 +510,12 @@ class Store:
             start = "(" + ids[-1]
 
     def record_finished(self, record: GameRecord, total: int, finished_at: str,
-                        queue_board=None) -> list:
+                        queue_board=None, also: Sequence = ()) -> list:
         """Rank a game just finished on its leaderboard and mark it finished in its player's
         history (one round trip); ``queue_board(pipe)``, when given, queues the ranking instead
-        (issue 11: the day's log appends the game's leaf and ranks it). The replies."""
+        (issue 11: the day's log appends the game's leaf and ranks it), and each of ``also``
+        (``queue(pipe)``) queues more in the same round trip (the coach's skill board and the
+        game's review). The replies, the board's first."""
         pipe = self.client.pipeline(transaction=False)
         if queue_board is None:
             pipe.zadd(board_key(record.date, record.ruleset), {record.id: total})
@@ -522,6 +524,8 @@ class Store:
         self._queue_history(pipe, record.player, "finish", history_record(
             record.id, date=record.date, ruleset=record.ruleset, started_at=record.created_at,
             total=total, finished_at=finished_at))
+        for queue in also:
+            queue(pipe)
         return pipe.execute()
 
     # Leaderboards
@@ -763,7 +767,15 @@ def _record(game_id: str, meta: Sequence[str], transcript_text: str) -> GameReco
 
 SKILL_TOTAL_SPAN = 10_000  # above any sheet's total: a total never reaches into the loss part
 SKILL_PENDING = "{coach}:skill-pending"
+# A review is kept this long after it is computed (a finished game's, at its finish): the page
+# asks for it right away; a later reader computes it again (and keeps it again).
+REVIEW_SECONDS = 3600
 REFERENCES_PENDING = "{coach}:references-pending"
+
+
+def review_key(game_id: str) -> str:
+    """A finished game's review (JSON, kept REVIEW_SECONDS): under the game's hash tag."""
+    return f"{{g:{game_id}}}:review"
 
 
 def skill_board_key(date: str, ruleset: str) -> str:
@@ -806,10 +818,31 @@ class SkillStore:
         self.client = client
 
     def rank(self, date: str, ruleset: str, game_id: str, centipoints_lost: int,
-             total: int) -> None:
-        """Put a finished game on the day's skill board (idempotent)."""
-        self.client.zadd(skill_board_key(date, ruleset),
-                         {game_id: skill_score(centipoints_lost, total)})
+             total: int, pipe=None) -> None:
+        """Put a finished game on the day's skill board (idempotent); queued in ``pipe`` if
+        given."""
+        (pipe or self.client).zadd(skill_board_key(date, ruleset),
+                                   {game_id: skill_score(centipoints_lost, total)})
+
+    def unrank(self, date: str, ruleset: str, game_id: str) -> None:
+        """Take a game off the day's skill board and drop its kept review."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zrem(skill_board_key(date, ruleset), game_id)
+        pipe.delete(review_key(game_id))
+        pipe.execute()
+
+    def keep_review(self, game_id: str, version: int, review: str, pipe=None) -> None:
+        """Keep the review (JSON text) of a game at ``version`` for REVIEW_SECONDS; queued
+        in ``pipe`` if given."""
+        (pipe or self.client).set(review_key(game_id), f"{version}:{review}", ex=REVIEW_SECONDS)
+
+    def kept_review(self, game_id: str, version: int) -> str | None:
+        """The kept review (JSON text) of a game at ``version``, if any."""
+        kept = self.client.get(review_key(game_id))
+        if kept is None:
+            return None
+        kept_version, _, review = kept.partition(":")
+        return review if kept_version == str(version) else None
 
     def board(self, date: str, ruleset: str, limit: int, own_game: str | None) -> SkillBoard:
         """The player count, the ``limit`` best entries and the caller's entry and rank."""
@@ -834,9 +867,10 @@ class SkillStore:
         score = self.client.zscore(skill_board_key(date, ruleset), game_id)
         return None if score is None else skill_entry(score)
 
-    def queue_skill(self, game_id: str) -> None:
-        """Remember a finished game whose loss is still to compute."""
-        self.client.sadd(SKILL_PENDING, game_id)
+    def queue_skill(self, game_id: str, pipe=None) -> None:
+        """Remember a finished game whose loss is still to compute; queued in ``pipe`` if
+        given."""
+        (pipe or self.client).sadd(SKILL_PENDING, game_id)
 
     def pending_skill(self, count: int) -> list[str]:
         """Up to ``count`` queued games (left queued until ``skill_done``)."""

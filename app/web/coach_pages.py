@@ -61,7 +61,7 @@ def review(game_id: str):
                                review=None), error.status
     sheet = sheet_view(played.record.ruleset)
     try:
-        answer = services().coach.review(played.record).to_json()
+        answer = services().coach.review_json(played.record)
     except TablesNotReady:
         return render_template("review.html", page="review", sheet=sheet, played=played,
                                review=None, computing=True)
