@@ -350,7 +350,8 @@ class MatchService:
             games[seat] = game
             actions = [Action(seat, game.transcript[-1])]
             actions += self._bot_actions(seeded, games, match.record.version + 1)
-            written = self._write(seeded, actions, games, {"client_seeds": _json(seeds)})
+            fixed = {} if tuple(seeds) == match.client_seeds else {"client_seeds": _json(seeds)}
+            written = self._write(seeded, actions, games, fixed)
             if written is not None:
                 return written
             match = self.get(match_id)
