@@ -386,16 +386,17 @@ def collect(results: multiprocessing.Queue, processes: list, timeout: float) -> 
     return measured
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) process ``pid`` has used so far."""
+def cpu_seconds(pid: int, kernel_only: bool = False) -> float:
+    """The CPU time (user and system, or system alone) process ``pid`` has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[12]) if kernel_only else int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def workers_cpu(master: int) -> float:
-    """The CPU time the gunicorn master's workers have used so far."""
+def workers_cpu(master: int, kernel_only: bool = False) -> float:
+    """The CPU time (or its system part) the gunicorn master's workers have used so far."""
     children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    return sum(cpu_seconds(int(child)) for child in children)
+    return sum(cpu_seconds(int(child), kernel_only) for child in children)
 
 
 def prepare_strategy(directory: Path) -> None:
@@ -461,9 +462,11 @@ def run(args, workdir: Path) -> None:
             except threading.BrokenBarrierError:
                 raise RuntimeError("a client process failed (its traceback is above)") from None
             started = time.perf_counter()
-            cpu_before = workers_cpu(server.process.pid), cpu_seconds(redis_pid)
+            cpu_before = (workers_cpu(server.process.pid), cpu_seconds(redis_pid),
+                          workers_cpu(server.process.pid, kernel_only=True))
             measured = collect(results, processes, args.timeout + args.ramp + REPORT_SECONDS)
-            cpu_after = workers_cpu(server.process.pid), cpu_seconds(redis_pid)
+            cpu_after = (workers_cpu(server.process.pid), cpu_seconds(redis_pid),
+                         workers_cpu(server.process.pid, kernel_only=True))
             for process in processes:
                 process.join(10)
             memory_after = client.info("memory")["used_memory"]
@@ -504,6 +507,10 @@ def print_report(args, measured: list[dict], started: float, loads: tuple, ready
         print(f"PARTIAL: {unfinished} of {args.tables} tables did not end; the figures are "
               "those measured until the timeout.")
     requests = sum(result["requests"] for result in measured)
+    per_request = [1000 * (after - before) / max(1, requests)
+                   for before, after in zip(cpu_before, cpu_after, strict=True)]
+    print(f"The workers' CPU per request, {per_request[0]:.1f} ms, is {per_request[2]:.1f} ms "
+          "in the kernel (system time: the sockets' sends and receives, epoll).")
     latency = "none measured" if not latencies else \
         f"{quantile_ms(latencies, 0.5):.1f} / {quantile_ms(latencies, 0.99):.1f} / " \
         f"{1000 * max(latencies):.1f}"
@@ -513,8 +520,7 @@ def print_report(args, measured: list[dict], started: float, loads: tuple, ready
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     print(f"| {args.tables} | {args.think[0]:g}–{args.think[1]:g} | {args.ramp:g} | {latency} "
           f"| {len(latencies)} | {requests / wall:.0f} "
-          f"| {1000 * (cpu_after[0] - cpu_before[0]) / max(1, requests):.1f} + "
-          f"{1000 * (cpu_after[1] - cpu_before[1]) / max(1, requests):.1f} "
+          f"| {per_request[0]:.1f} + {per_request[1]:.1f} "
           f"| {sum(result['streams'] for result in measured)} "
           f"| {(memories[1] - memories[0]) / args.tables / 1024:.1f} KiB | {wall:.0f} "
           f"| {dict(errors) or 0} |")
