@@ -172,20 +172,22 @@ def cookie_of(set_cookie: str | None, old: str | None) -> str | None:
 
 
 def read_events(response):
-    """The SSE messages of a streamed response as (kind, data) pairs, comments skipped."""
-    kind, data = None, None
+    """The SSE messages of a streamed response as (id, kind, data), comments skipped."""
+    event_id, kind, data = None, None, None
     while True:
         line = response.readline()
         if not line:
             return
         line = line.decode().rstrip("\n")
-        if line.startswith("event: "):
+        if line.startswith("id: "):
+            event_id = line[4:]
+        elif line.startswith("event: "):
             kind = line[7:]
         elif line.startswith("data: "):
             data = json.loads(line[6:])
         elif not line and kind is not None:
-            yield kind, data
-            kind, data = None, None
+            yield event_id, kind, data
+            event_id, kind, data = None, None, None
 
 
 class Watcher:
@@ -213,19 +215,23 @@ class Watcher:
                 opened.abort()  # never opened: the run fails rather than wait for it
 
     def watch(self, opened: threading.Barrier) -> None:
-        """Hold the stream (reopened if it ends) until the table ends; pass ``opened`` once
-        the first connection has its snapshot."""
-        first = True
+        """Hold the stream (reopened after the last event's id when it ends, as a browser's
+        EventSource does) until the table ends; pass ``opened`` once the first connection
+        has its snapshot."""
+        first, last_id = True, None
         while True:
             connection = http.client.HTTPConnection("127.0.0.1", self.port,
                                                     timeout=STREAM_TIMEOUT)
-            connection.request("GET", f"{API}/tables/{self.table_id}/events",
-                               headers={"Cookie": self.cookie} if self.cookie else {})
+            headers = {"Cookie": self.cookie} if self.cookie else {}
+            if last_id is not None:  # as EventSource does: resume, no snapshot
+                headers["Last-Event-ID"] = last_id
+            connection.request("GET", f"{API}/tables/{self.table_id}/events", headers=headers)
             response = connection.getresponse()
             with self.recorder.lock:
                 self.recorder.streams += 1
             try:
-                for kind, data in read_events(response):
+                for event_id, kind, data in read_events(response):
+                    last_id = event_id or last_id
                     if first:
                         opened.wait()
                         first, self.passed = False, True

@@ -5,6 +5,7 @@ and answers ``{"table": view}``; ``GET /tables/<id>/events`` is the Server-Sent 
 (app/push/sse.py) every seat and every spectator reads.
 """
 
+import random
 import re
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
@@ -31,6 +32,7 @@ bp = Blueprint("tables", __name__, url_prefix="/api/v1")
 
 TABLE_ID = re.compile(r"[0-9a-f]{32}")
 CODE = re.compile(r"[0-9A-Za-z]{6}")
+STREAM_SPREAD = 0.75
 
 
 def tables() -> TableService:
@@ -211,7 +213,10 @@ def events(table: str):
         state, match = tables().view(found.id)
         return table_view(state, match, pseudonym, lang)
 
-    seconds = float(current_app.config.get("TABLE_STREAM_SECONDS", MAX_SECONDS))
+    # Each response lasts from 3/4 of the configured time to all of it: streams opened
+    # together (a deploy, a table's seats) reconnect spread out, not in one wave.
+    seconds = float(current_app.config.get("TABLE_STREAM_SECONDS", MAX_SECONDS)) * \
+        random.uniform(STREAM_SPREAD, 1.0)
     stream = table_events(tables().channel, found.id, request.headers.get("Last-Event-ID"),
                           snapshot, max_seconds=seconds)
     return Response(stream_with_context(stream), mimetype="text/event-stream", headers=HEADERS)
