@@ -2,12 +2,14 @@
 against gunicorn started with deploy/gunicorn.conf.py on gevent workers, over one redis-server
 (unix socket, AOF with fsync always, as ``yacht-daily serve`` runs it).
 
-Each human holds its seat's event stream (GET /tables/<id>/events, SSE) in a thread and plays
-its turn when an event hands it the turn: it thinks ``--think`` seconds (uniformly random
-between the two bounds, as a person reading the dice; ``--think 0`` plays at once and measures
-saturation), rolls once, thinks again, and fills the box that scores most. The humans are
-spread over ``--clients`` processes (both humans of a table in one), so that the bench's own GIL
-is not the latency measured; ``--spectators`` more streams per table only watch.
+Each human holds its seat's event stream (GET /tables/<id>/events, SSE; reopened after its
+last event's id when a response ends, as EventSource does) in a thread and plays its turn, on
+one kept-alive connection (``--new-connections``: one an action), when an event hands it the
+turn: it thinks ``--think`` seconds (uniformly random between the two bounds, as a person
+reading the dice; ``--think 0`` plays at once and measures saturation), rolls once, thinks
+again, and fills the box that scores most. The humans are spread over ``--clients`` processes
+(both humans of a table in one), so that the bench's own GIL is not the latency measured;
+``--spectators`` more streams per table only watch.
 Measured: the push latency from a human's action (just before its POST is sent) to each other
 stream of the table (the other human's, the spectators') delivering that action's event, p50 /
 p99 / max; requests per second (every POST, streams not counted); the stream connections
@@ -17,12 +19,15 @@ the gunicorn workers and of Redis per request (from /proc: what the machine's lo
 inflate); the load average.
 
     .venv/bin/python bench/bench_tables.py --tables 50 --workers 2
+    .venv/bin/python bench/bench_tables.py --tables 200 --ramp 20 --timeout 240
 
-The issue's run is ``--tables 200``; the default is 20 (a shared machine). Loopback only and
-bounded: at most 200 tables, 10 s per request, 60 s of silence on a stream, READY_TIMEOUT for
-the server to be ready. Every sheet's strategy table the server warms is built (or loaded)
-into ``YACHT_DAILY_STRATEGY_DIR`` (default ``var/bench-strategy``) first, so the workers only
-read the files.
+The issue's run is ``--tables 200``, started over ``--ramp`` seconds (evenly; 0: all at once);
+the default is 20 tables (a shared machine). Tables that do not end within ``--timeout`` and
+starts that keep failing are counted in the errors, and the figures measured until then are
+printed. Loopback only and bounded: at most 200 tables, 10 s per request, 60 s of silence on
+a stream, READY_TIMEOUT for the server to be ready. Every sheet's strategy table the server
+warms is built (or loaded) into ``YACHT_DAILY_STRATEGY_DIR`` (default ``var/bench-strategy``)
+first, so the workers only read the files.
 """
 
 import argparse
