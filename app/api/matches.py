@@ -31,10 +31,11 @@ bp = Blueprint("matches", __name__, url_prefix="/api/v1")
 MATCH_ID = re.compile(r"[0-9a-f]{32}")
 
 
-def seat_json(match: Match, index: int) -> dict:
-    """One seat as the API shows it: who, the sheet so far, the dice, the transcript."""
+def seat_json(match: Match, index: int, transcript: bool = True) -> dict:
+    """One seat as the API shows it: who, the sheet so far, the dice and, unless
+    ``transcript`` is False, the transcript."""
     seat, game = match.seats[index], match.games[index]
-    return {
+    shown = {
         **seat.to_json(),
         "client_seed": match.client_seeds[index],
         "finished": game.finished,
@@ -43,14 +44,18 @@ def seat_json(match: Match, index: int) -> dict:
         "rolls_left": game.rolls_left if match.status == PLAYING else 0,
         "boxes": dict(game.boxes),
         "totals": game.totals().as_dict(),
-        "transcript": [dict(entry) for entry in game.transcript],
     }
+    if transcript:
+        shown["transcript"] = [dict(entry) for entry in game.transcript]
+    return shown
 
 
-def match_state(match: Match, pseudonym: str | None, lang: str) -> dict:
+def match_state(match: Match, pseudonym: str | None, lang: str,
+                transcripts: bool = True) -> dict:
     """A match as the API shows it to the caller: its seats, whose turn it is, what the
     caller may do (``play``, on their turn with dice showing) and, at the end, the signed
-    result with the server seed."""
+    result with the server seed. ``transcripts`` False leaves out each seat's transcript and
+    the play order (``order``): a table's answer to an action, whose events carry them."""
     you = match.seat_of(pseudonym)
     turn = match.turn_seat if match.status == PLAYING else None
     play = None
@@ -60,7 +65,7 @@ def match_state(match: Match, pseudonym: str | None, lang: str) -> dict:
                 "restriction": _restriction(placement, lang)}
     fields = match.record.fields
     ended = match.status != PLAYING
-    return {
+    state = {
         "id": match.id,
         "kind": match.kind,
         "ruleset": match.ruleset,
@@ -77,13 +82,15 @@ def match_state(match: Match, pseudonym: str | None, lang: str) -> dict:
         "rounds": len(get_ruleset(match.ruleset).categories),
         "you": you,
         "hints": match.humans == 1 and you is not None,
-        "seats": [seat_json(match, index) for index in range(len(match.seats))],
-        "order": [action.seat for action in match.record.log],
+        "seats": [seat_json(match, index, transcripts) for index in range(len(match.seats))],
         "play": play,
         "ranks": match.ranks() if ended else None,
         "result": match.record.json_field("result"),
         "server_seed": fields.get("server_seed"),
     }
+    if transcripts:
+        state["order"] = [action.seat for action in match.record.log]
+    return state
 
 
 def caller() -> str | None:

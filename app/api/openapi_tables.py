@@ -33,7 +33,9 @@ SCHEMAS = {
         "seconds_left": {"type": ["number", "null"]},
         "join_url": {"type": "string"}, "watch_url": {"type": "string"},
         "match": {"type": ["object", "null"],
-                  "description": "The engine's view of the table's match (see Matches)."}}},
+                  "description": "The engine's view of the table's match (see Matches); "
+                                 "the answer to a roll or a box leaves out the seats' "
+                                 "transcript and the order while the match is played."}}},
     "TableAnswer": {"type": "object", "required": ["table"],
                     "properties": {"table": {"$ref": "#/components/schemas/Table"}}},
 }

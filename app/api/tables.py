@@ -5,6 +5,7 @@ and answers ``{"table": view}``; ``GET /tables/<id>/events`` is the Server-Sent 
 (app/push/sse.py) every seat and every spectator reads.
 """
 
+import random
 import re
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
@@ -14,7 +15,7 @@ from app.api.matches import match_state
 from app.api.routes import action_number, json_body, language, text_field
 from app.play import players
 from app.play.games import Roll, Score, parse_hold
-from app.play.matches import Match, validate_ruleset
+from app.play.matches import PLAYING, Match, validate_ruleset
 from app.play.tables import (
     WAITING,
     TableService,
@@ -31,6 +32,7 @@ bp = Blueprint("tables", __name__, url_prefix="/api/v1")
 
 TABLE_ID = re.compile(r"[0-9a-f]{32}")
 CODE = re.compile(r"[0-9A-Za-z]{6}")
+STREAM_SPREAD = 0.75
 
 
 def tables() -> TableService:
@@ -51,9 +53,11 @@ def caller() -> str | None:
     return services().secrets.pseudonym(player) if player else None
 
 
-def table_view(table: TableRecord, match, pseudonym: str | None, lang: str) -> dict:
+def table_view(table: TableRecord, match, pseudonym: str | None, lang: str,
+               transcripts: bool = True) -> dict:
     """A table as the API shows it to the caller: its seats, the seats the caller holds, the
-    clock and, once started, its match (the engine's view, result and seeds at the end)."""
+    clock and, once started, its match (the engine's view, result and seeds at the end;
+    ``transcripts`` False leaves out the seats' transcripts and the play order)."""
     seats = table.seats
     held = [index for index, seat in enumerate(seats)
             if pseudonym is not None and seat["player"] == pseudonym]
@@ -71,14 +75,16 @@ def table_view(table: TableRecord, match, pseudonym: str | None, lang: str) -> d
         "seconds_left": tables().seconds_left(table) if match is not None else None,
         "join_url": f"{base}/t/{table.fields['code']}",
         "watch_url": f"{base}/tables/{table.id}/watch",
-        "match": None if match is None else seat_state(match, held, pseudonym, lang),
+        "match": None if match is None else seat_state(match, held, pseudonym, lang,
+                                                        transcripts),
     }
 
 
-def seat_state(match: Match, held: list[int], pseudonym: str | None, lang: str) -> dict:
+def seat_state(match: Match, held: list[int], pseudonym: str | None, lang: str,
+               transcripts: bool = True) -> dict:
     """The engine's view of the match for the caller, ``you`` being the seat whose turn it is
     when the caller holds it (pass and play: one device, several seats)."""
-    state = match_state(match, pseudonym, lang)
+    state = match_state(match, pseudonym, lang, transcripts)
     turn = state["turn"]
     if turn is None or turn not in held or state["you"] == turn:
         return state
@@ -94,9 +100,12 @@ def seat_state(match: Match, held: list[int], pseudonym: str | None, lang: str) 
 def answer(table_id_: str, status: int = 200,
            written: tuple[TableRecord, Match] | None = None):
     """The ``{"table": view}`` answer for the caller: the table and its match as an action
-    just wrote them (``written``), else as stored."""
+    just wrote them (``written``), else as stored. The answer to an action leaves out the
+    seats' transcripts and the play order while the match is being played (the table's events
+    carry every action; a GET, the stream's snapshot and the end show them whole)."""
     table, match = written or tables().view(table_id_)
-    response = jsonify({"table": table_view(table, match, caller(), language())})
+    whole = written is None or match.status != PLAYING
+    response = jsonify({"table": table_view(table, match, caller(), language(), whole)})
     response.status_code = status
     return response
 
@@ -204,7 +213,10 @@ def events(table: str):
         state, match = tables().view(found.id)
         return table_view(state, match, pseudonym, lang)
 
-    seconds = float(current_app.config.get("TABLE_STREAM_SECONDS", MAX_SECONDS))
+    # Each response lasts from 3/4 of the configured time to all of it: streams opened
+    # together (a deploy, a table's seats) reconnect spread out, not in one wave.
+    seconds = float(current_app.config.get("TABLE_STREAM_SECONDS", MAX_SECONDS)) * \
+        random.uniform(STREAM_SPREAD, 1.0)
     stream = table_events(tables().channel, found.id, request.headers.get("Last-Event-ID"),
                           snapshot, max_seconds=seconds)
     return Response(stream_with_context(stream), mimetype="text/event-stream", headers=HEADERS)

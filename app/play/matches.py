@@ -282,8 +282,11 @@ class MatchService:
         return match
 
     def get(self, match_id: str) -> Match:
-        """The stored match (expired now if it has been idle too long), or a 404."""
-        record = self.store.load(match_id)
+        """The stored match (expired now if it has been idle too long), or a 404. Only the
+        actions after the process's copy are read (another worker wrote them)."""
+        with self._lock:
+            cached = self._cache.get(match_id)
+        record = self.store.load(match_id, cached.record.log if cached is not None else ())
         if record is None:
             raise match_not_found()
         match = self._rebuilt(record)
@@ -347,7 +350,8 @@ class MatchService:
             games[seat] = game
             actions = [Action(seat, game.transcript[-1])]
             actions += self._bot_actions(seeded, games, match.record.version + 1)
-            written = self._write(seeded, actions, games, {"client_seeds": _json(seeds)})
+            fixed = {} if tuple(seeds) == match.client_seeds else {"client_seeds": _json(seeds)}
+            written = self._write(seeded, actions, games, fixed)
             if written is not None:
                 return written
             match = self.get(match_id)

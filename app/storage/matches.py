@@ -30,10 +30,12 @@ from fairness import canonical_json
 
 MATCH_HISTORY_LIMIT = 200
 
+# ARGV: the index of the first action to read. Replies the fields, the actions from there on
+# and the log's length.
 _LOAD = """
 local meta = redis.call('HGETALL', KEYS[1])
 if #meta == 0 then return false end
-return {meta, redis.call('LRANGE', KEYS[2], 0, -1)}
+return {meta, redis.call('LRANGE', KEYS[2], ARGV[1], -1), redis.call('LLEN', KEYS[2])}
 """
 
 _CREATE = """
@@ -155,10 +157,18 @@ class MatchStore:
         flat = [item for pair in fields.items() for item in pair]
         return self._create(keys=[match_key(match_id)], args=[ttl, *flat]) == 1
 
-    def load(self, match_id: str) -> MatchRecord | None:
-        """The stored match, or None."""
-        reply = self._load(keys=[match_key(match_id), log_key(match_id)])
-        return None if reply is None else _record(match_id, *reply)
+    def load(self, match_id: str, known: Sequence[Action] = ()) -> MatchRecord | None:
+        """The stored match, or None. ``known`` is the log as the caller holds it (a log only
+        grows under the compare-and-set): only the actions after it are read and decoded."""
+        keys = [match_key(match_id), log_key(match_id)]
+        reply = self._load(keys=keys, args=[len(known)])
+        if reply is None:
+            return None
+        meta, tail, length = reply
+        if length < len(known):  # not this log's start: read it whole
+            return self.load(match_id)
+        record = _record(match_id, meta, tail)
+        return MatchRecord(match_id, record.fields, (*known, *record.log)) if known else record
 
     def advance(self, match_id: str, version: int, actions: Sequence[Action],
                 fields: Mapping[str, str], ttl: int) -> MatchRecord | None:

@@ -10,7 +10,7 @@ import threading
 import time
 
 import pytest
-from matchkit import check_published
+from matchkit import check_published, next_move
 from playkit import call
 from tablekit import create_table, join, my_turn, play_turn, start, view
 
@@ -136,6 +136,29 @@ def test_every_seat_plays_in_turn_and_the_end_ranks_and_signs_every_seat(app, se
     assert status == 200
     assert [(m["match"], m["kind"], m["rank"]) for m in listed["matches"]] == [
         (final["id"], "table", final["ranks"][1])]
+
+
+def test_an_actions_answer_leaves_out_the_transcripts_while_the_table_plays(app):
+    (ann, bob), table_id = seated(app, clock=0)
+    clients, rng = {0: ann, 1: bob}, random.Random(9)
+    table = view(ann, table_id)
+    while table["match"]["status"] == "playing":
+        client = clients[table["match"]["turn"]]
+        action, body = next_move(table["match"], rng)
+        body.pop("client_seed", None)
+        status, answer = call(client, "POST", f"/tables/{table_id}/{action}", body)
+        assert status == 200, answer
+        answered, whole = answer["table"]["match"], view(client, table_id)["match"]
+        if answered["status"] == "playing":
+            assert "order" not in answered
+            assert all("transcript" not in seat for seat in answered["seats"])
+            short = {**whole, "seats": [{k: v for k, v in seat.items() if k != "transcript"}
+                                        for seat in whole["seats"]]}
+            short.pop("order")
+            assert answered == short
+        else:  # the last action's answer is whole: the page verifies the rolls from it
+            assert answered == whole and answered["order"]
+        table = answer["table"]
 
 
 def stored_log(state):

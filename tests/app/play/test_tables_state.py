@@ -75,3 +75,26 @@ def test_actions_through_either_worker_match_the_replay_in_two_round_trips_when_
         for app in apps:
             assert app.extensions[EXTENSION].matches.get(match_id).games == replayed.games
     assert held_costs and set(held_costs) == {(2, 0)}, held_costs
+
+
+def test_a_match_read_after_the_log_it_holds_equals_a_whole_read(apps, redis_client):
+    players = [apps[0].test_client(), apps[0].test_client()]
+    table = create_table(players[0], "yacht", [{"kind": "human"}, *BOTS], clock=0)
+    join(players[1], table["code"], "Bob", "seed-bob")
+    table = start(players[0], table["id"])
+    rng = random.Random(3)
+    for _ in range(6):
+        action, body = next_move(table["match"], rng)
+        body.pop("client_seed", None)
+        status, answer = call(players[table["match"]["turn"]], "POST",
+                              f"/tables/{table['id']}/{action}", body)
+        assert status == 200, answer
+        table = answer["table"]
+    store = MatchStore(redis_client)
+    whole = store.load(table["match"]["id"])
+    assert whole.version >= 6
+    for known in (0, 1, whole.version - 1, whole.version):
+        assert store.load(whole.id, whole.log[:known]) == whole
+    longer = (*whole.log, *whole.log[:1])  # not this log's start: read whole again
+    assert store.load(whole.id, longer) == whole
+    assert store.load("0" * 32, whole.log) is None
