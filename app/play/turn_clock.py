@@ -16,8 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 
-import redis
-from redis.exceptions import RedisClusterException
+from app.storage.leased_loop import PassThread
 
 DEADLINES = "{clock}:deadlines"
 LEASE_SECONDS = 10.0
@@ -73,8 +72,7 @@ class ClockRunner:
         self.expire = expire
         self.poll_seconds = poll_seconds
         self.lease_seconds = lease_seconds
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._passes = PassThread(self.run_once, "turn-clock", poll_seconds)
 
     def run_once(self) -> list[str]:
         """Claim and play every due turn; returns the tables worked. A table whose move fails
@@ -89,25 +87,13 @@ class ClockRunner:
         return claimed
 
     def start(self) -> threading.Thread:
-        """Run passes in a daemon thread until ``stop``."""
-        self._thread = threading.Thread(target=self._loop, name="turn-clock", daemon=True)
-        self._thread.start()
-        return self._thread
+        """Run passes in a daemon thread until ``stop``; Redis being away only delays the
+        clock."""
+        return self._passes.start()
 
     def stop(self) -> None:
         """Ask the thread to end and wait for it."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-
-    def _loop(self) -> None:
-        """A pass every ``poll_seconds``; Redis being away only delays the clock."""
-        while not self._stop.wait(self.poll_seconds):
-            try:
-                self.run_once()
-            except (redis.RedisError, RedisClusterException) as error:
-                log.warning("turn clock pass failed: %s", error,
-                            extra={"event": "turn-clock-retry"})
+        self._passes.stop()
 
 
 def start_in(app) -> ClockRunner | None:

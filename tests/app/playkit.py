@@ -3,8 +3,16 @@
 import random
 from collections import Counter
 
+from app import create_app
+
 API = "/api/v1"
 PLAY_DATE = "2026-03-10"  # the conftest clocks' date (its ``play_date`` fixture)
+
+
+def app_on(redis_url, data_dir, clock, **config):
+    """An app on ``redis_url`` with the test's data directory and clock, ``config`` on top."""
+    return create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
+                       "CLOCK": clock, **config})
 
 
 def call(client, method: str, path: str, body=None, **kwargs):

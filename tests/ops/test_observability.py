@@ -8,19 +8,13 @@ import re
 
 import pytest
 from flask import url_for
+from playkit import app_on
 
-from app import create_app
 from app.ledger import keys
 from app.observability.logs import JsonFormatter
 from fairness import DAILY_RULESETS
 
 API = "/api/v1"
-
-
-def app_on(redis_url, data_dir, clock, **config):
-    """An app on ``redis_url`` with the test's data directory and clock."""
-    return create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                       "CLOCK": clock, **config})
 
 
 def metric_value(text: str, name: str, **labels) -> float:

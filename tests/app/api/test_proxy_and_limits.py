@@ -5,19 +5,11 @@ own limit, and the player cookie is Secure whenever the site is on https."""
 import random
 
 import pytest
-from playkit import PLAY_DATE, play_to_end, start
-
-from app import create_app
+from playkit import PLAY_DATE, app_on, play_to_end, start
 
 API = "/api/v1"
 REVEALED_AT = "2026-03-11T13:05:00Z"  # PLAY_DATE's reveal time (grace 3600 s) has passed
 JUNK_IDS = ["0" * 32, "f" * 32, "not-an-id", "A" * 32]
-
-
-def app_on(redis_url, data_dir, clock, **config):
-    """An app on the test Redis, data directory and clock, with ``config`` on top."""
-    return create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                       "CLOCK": clock, **config})
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 requests spend nothing, and match actions share the actions' budget."""
 
 import pytest
-from test_proxy_and_limits import app_on
+from playkit import app_on
 
 API = "/api/v1"
 

@@ -11,10 +11,9 @@ import time
 
 import pytest
 from matchkit import check_published, next_move
-from playkit import call
+from playkit import app_on, call
 from tablekit import create_table, join, my_turn, play_turn, start, view
 
-from app import create_app
 from app.play.turn_clock import ClockRunner
 from app.services import EXTENSION
 from app.storage.tables import table_key
@@ -44,9 +43,8 @@ def seconds():
 @pytest.fixture
 def app(redis_client, redis_url, data_dir, clock, strategy_tables_dir, seconds):
     """The app on the test Redis, its turn clock on ``seconds``, short event streams."""
-    return create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                       "CLOCK": clock, "PUBLIC_URL": "https://yacht.example/",
-                       "TURN_CLOCK": seconds, "TABLE_STREAM_SECONDS": 0.2})
+    return app_on(redis_url, data_dir, clock, PUBLIC_URL="https://yacht.example/",
+                  TURN_CLOCK=seconds, TABLE_STREAM_SECONDS=0.2)
 
 
 @pytest.fixture
