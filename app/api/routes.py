@@ -57,6 +57,12 @@ def language() -> str:
     return _best_language(request.headers.get("Accept-Language", ""))
 
 
+def site_url() -> str:
+    """The site's address for links players share: ``PUBLIC_URL``, else the address the
+    request came to."""
+    return current_app.config.get("PUBLIC_URL") or request.host_url
+
+
 @lru_cache(maxsize=256)
 def _best_language(accept_language: str) -> str:
     """Our language an Accept-Language header prefers (browsers send few distinct ones)."""
@@ -286,7 +292,7 @@ def share(game_id: str):
     played = visible_game(game_id)
     if not played.game.finished:
         raise ApiError(409, "not-finished", "The game is not finished yet.")
-    link = current_app.config.get("PUBLIC_URL") or request.host_url
+    link = site_url()
     loss = services().coach.loss(played.record)
     checkpoint = game_checkpoint(played)
     body = parse_note(checkpoint["note"])[0] if checkpoint else None

@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 
 from app.api.errors import ApiError
 from app.api.matches import match_state
-from app.api.routes import action_number, json_body, language, text_field
+from app.api.routes import action_number, json_body, language, site_url, text_field
 from app.play import players
 from app.play.games import Roll, Score, parse_hold
 from app.play.matches import PLAYING, Match, validate_ruleset
@@ -61,7 +61,7 @@ def table_view(table: TableRecord, match, pseudonym: str | None, lang: str,
     seats = table.seats
     held = [index for index, seat in enumerate(seats)
             if pseudonym is not None and seat["player"] == pseudonym]
-    base = request.host_url.rstrip("/")
+    base = site_url().rstrip("/")
     return {
         "id": table.id,
         "code": table.fields["code"],

@@ -80,7 +80,7 @@ def test_a_table_is_joined_by_code_started_by_its_creator_and_sealed_before_the_
     ann, bob = app.test_client(), app.test_client()
     table = create_table(ann, "yahtzee", [{"kind": "human"}] + BOTS)
     assert table["status"] == "waiting" and table["creator"] and table["you"] == [0]
-    assert table["clock"] == 5 and table["join_url"].endswith(f"/t/{table['code']}")
+    assert table["clock"] == 5 and table["join_url"] == f"https://yacht.example/t/{table['code']}"
     assert [s["taken"] for s in table["seats"]] == [True, False, True]
     status, refused = call(ann, "POST", f"/tables/{table['id']}/start")
     assert status == 409 and refused["error"]["code"] == "seats-open"
