@@ -27,11 +27,7 @@ class GrownTree:
         self.old_size = old_size
         self.new_leaves = list(new_leaves)
         self.size = old_size + len(self.new_leaves)
-        ranges = edge_ranges(old_size)
-        if len(ranges) != len(old_edge):
-            raise ValueError(f"an edge of {old_size} leaves has {len(ranges)} nodes, "
-                             f"not {len(old_edge)}")
-        self._old_nodes = dict(zip(ranges, old_edge, strict=True))
+        self._old_nodes = edge_nodes(old_size, old_edge)
 
     def root(self) -> bytes:
         """The root of the grown tree."""
@@ -78,6 +74,15 @@ def edge_ranges(size: int) -> list[tuple[int, int]]:
             ranges.append((start, start + (1 << bit)))
             start += 1 << bit
     return ranges
+
+
+def edge_nodes(size: int, edge: Sequence[bytes]) -> dict[tuple[int, int], bytes]:
+    """The edge of a tree of ``size`` leaves keyed by each node's leaf range; a ValueError if
+    it does not have one node per range."""
+    ranges = edge_ranges(size)
+    if len(ranges) != len(edge):
+        raise ValueError(f"an edge of {size} leaves has {len(ranges)} nodes, not {len(edge)}")
+    return dict(zip(ranges, edge, strict=True))
 
 
 def new_subtrees(old_size: int, old_edge: Sequence[bytes],
@@ -152,11 +157,7 @@ class ProofNodes:
         """Bind to the tree's size, its edge and the reader of complete subtrees."""
         self.size = size
         self.read = read
-        ranges = edge_ranges(size)
-        if len(ranges) != len(edge):
-            raise ValueError(f"an edge of {size} leaves has {len(ranges)} nodes, "
-                             f"not {len(edge)}")
-        self._edge = dict(zip(ranges, edge, strict=True))
+        self._edge = edge_nodes(size, edge)
 
     def root(self) -> bytes:
         """The tree's root: its edge folded."""
