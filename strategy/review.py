@@ -18,6 +18,7 @@ each decision reads its best choice from those arrays (``_BestChoice``) instead 
 choice.
 """
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache
@@ -26,13 +27,13 @@ import numpy as np
 
 from fairness import FairnessError, Game
 
-from .dice import HAND_INDEX, KEEP_INDEX, sub_keeps
+from .dice import HAND_INDEX, KEEP_INDEX, best_sub_keep, keep_values_from, sub_keeps
 from .errors import InvalidTranscript
 from .evaluate import FIRST_ROLL_LEFT, expected_from_turn_start
 from .policy import TIE
 from .position import Position
 from .tables import Table
-from .turn import ROLLS_PER_TURN, turn_values
+from .turn import ROLLS_PER_TURN
 
 _ANY_DATE = "2000-01-01"  # the transcript alone fixes the play; the date is only a label
 
@@ -125,63 +126,62 @@ class _GameValues:
 
 def _game_values(table: Table, states: Sequence[tuple[int, int, int]]) -> _GameValues:
     """The values of every turn-start state in ``states``, as ``evaluate`` computes them for
-    one state (each element goes through the same operations; a first-roll bonus changes only
-    a turn's start value, not its keeps)."""
+    one state (each element goes through the same operations as ``turn.turn_values``; a
+    first-roll bonus changes only a turn's start value, not its keeps)."""
     masks, uppers, flags = (np.array(part) for part in zip(*states, strict=True))
     per_box = table.box_values(masks, uppers, flags)
     first_per_box = table.box_values(masks, uppers, flags, first_roll=True) \
         if table.rules.first_roll_bonus else per_box
-    keeps = turn_values(per_box.max(axis=0)).keep_values
+    one_roll = keep_values_from(np.ascontiguousarray(per_box.max(axis=0).T))
+    two_rolls = keep_values_from(best_sub_keep(one_roll))  # as turn_values, without its start
     return _GameValues(per_box.transpose(1, 2, 0).copy(), first_per_box.transpose(1, 2, 0).copy(),
-                       tuple(None if k is None else k.T.copy() for k in keeps))
+                       (None, one_roll.T.copy(), two_rolls.T.copy()))
 
 
 class _Showing:
-    """The dice showing at one point of a turn, with the expected final score of each choice:
+    """The dice showing at one point of a turn, with the expected final score of each choice
+    (plain floats: a decision reads a few dozen of them, fewer than numpy's call costs):
     ``boxes[b]`` of filling box ``b`` (``-inf`` where not allowed), ``keeps[j]`` of keeping
     ``ranked[j]``, ``whole`` of keeping all five dice (no keep once no roll is left)."""
 
-    __slots__ = ("boxes", "hand", "keep_values", "keeps", "ranked", "total", "whole")
+    __slots__ = ("boxes", "keep_values", "keeps", "ranked", "total", "whole")
 
     def __init__(self, values: _GameValues, row: int, total: int, dice: Sequence[int],
                  rolls_left: int):
         """Value ``dice`` with ``rolls_left`` in the turn of row ``row``, ``total`` scored."""
-        self.hand = tuple(sorted(dice))
-        column = HAND_INDEX[self.hand]
+        hand = tuple(sorted(dice))
+        column = HAND_INDEX[hand]
         first = rolls_left == FIRST_ROLL_LEFT
         self.total = total
-        self.boxes = (values.first_boxes if first else values.boxes)[row, column] + total
+        self.boxes = ((values.first_boxes if first else values.boxes)[row, column]
+                      + total).tolist()
         self.keep_values = values.keeps[rolls_left][row] if rolls_left else None
+        self.keeps: list[float] = []
         if self.keep_values is not None:
-            hand_keeps = _hand_keeps(self.hand)
+            hand_keeps = _hand_keeps(hand)
             self.ranked = hand_keeps.ranked
-            self.keeps = self.keep_values[hand_keeps.rows] + total
+            self.keeps = (self.keep_values[hand_keeps.rows] + total).tolist()
             self.whole = total + float(self.keep_values[hand_keeps.whole])
 
     def best(self) -> float:
         """The expected final score of the best choice, keeping all five dice included."""
-        top = float(self.boxes.max())
+        top = max(self.boxes)
         if self.keep_values is None:
             return top
-        return max(top, float(self.keeps.max()), self.whole)
+        return max(top, max(self.keeps), self.whole)
 
     def perfect(self, box_ids: tuple[str, ...]) -> dict:
         """The perfect policy's choice (``policy.ranked_choices``' first) as JSON-ready data."""
-        top = self.boxes.max()
-        if self.keep_values is not None:
-            top = max(top, self.keeps.max())
-        floor = top - TIE
-        tied = np.flatnonzero(self.boxes >= floor)
-        if tied.size:
-            box = int(tied[0])
-            return {"kind": "box", "box": box_ids[box], "expected": float(self.boxes[box])}
-        keep = int(np.flatnonzero(self.keeps >= floor)[0])
-        return {"kind": "keep", "keep": list(self.ranked[keep]),
-                "expected": float(self.keeps[keep])}
+        floor = max(max(self.boxes), max(self.keeps, default=-math.inf)) - TIE
+        for box, expected in enumerate(self.boxes):
+            if expected >= floor:
+                return {"kind": "box", "box": box_ids[box], "expected": expected}
+        keep = next(j for j, expected in enumerate(self.keeps) if expected >= floor)
+        return {"kind": "keep", "keep": list(self.ranked[keep]), "expected": self.keeps[keep]}
 
     def box(self, box: str, box_index: Mapping[str, int]) -> dict:
         """The choice of filling ``box``, as JSON-ready data."""
-        return {"kind": "box", "box": box, "expected": float(self.boxes[box_index[box]])}
+        return {"kind": "box", "box": box, "expected": self.boxes[box_index[box]]}
 
     def keep(self, keep: tuple[int, ...]) -> dict:
         """The choice of keeping ``keep`` (sorted values) and rolling, as JSON-ready data."""
