@@ -14,7 +14,7 @@ Figures (all in points of expected final score, see docs/strategy.md):
 The figures are those of ``evaluate`` and ``ranked_choices`` position by position, computed
 with the same floating-point operations in fewer, larger steps: every turn of the game is
 valued in one batch (box values, then the keeps, for all its turn-start states at once), and
-each decision reads its best choice from those arrays (``_BestChoice``) instead of ranking every
+each decision reads its best choice from those arrays (``_Showing``) instead of ranking every
 choice.
 """
 
