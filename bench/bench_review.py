@@ -9,14 +9,26 @@ and CPU time per request and the review/game ratio of the medians.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_review.py --games 20 --rounds 10
 
+``--engine`` times ``strategy.review`` itself instead (``checked=True``, as the finishing
+request calls it): the same seeded games per sheet (bots of every level and random play, made
+here once) reviewed by this tree and by ``--baseline DIR`` (another tree, say ``/work/main``),
+each in a process of its own with its code first on ``PYTHONPATH``, in ``--rounds`` interleaved
+rounds (the order swapped every round); prints the median over rounds of the CPU per review.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_review.py --engine --games 24 \
+        --rounds 5 --baseline /work/main
+
 Bounded: at most 200 games per sheet and 100 rounds.
 """
 
 import argparse
 import datetime as dt
+import json
+import os
 import random
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,14 +44,33 @@ from app import create_app  # noqa: E402
 from app.ledger import keys  # noqa: E402
 from app.play.coach import table_source  # noqa: E402
 from app.storage.embedded import EmbeddedRedis  # noqa: E402
-from fairness import DAILY_RULESETS  # noqa: E402
+from fairness import DAILY_RULESETS, Game  # noqa: E402
+from fairness.game import NO_HOLD  # noqa: E402
 from strategy import load_or_build  # noqa: E402
+from strategy.bots import LEVELS, play_bot_game, seeded_game  # noqa: E402
 
 MAX_GAMES = 200
 MAX_ROUNDS = 100
 EPOCH_START = dt.date(2026, 3, 1)
 PLAY_DATE = "2026-03-10"
 NOW = dt.datetime(2026, 3, 10, 12, tzinfo=dt.UTC)
+ENGINE_SEED = 14
+# Run in a process of each tree: CPU ms per review of each sheet's games, after one untimed pass.
+ENGINE_TIMER = """
+import json, sys, time
+from strategy import load_or_build, review
+games, tables = json.load(open(sys.argv[1])), sys.argv[2]
+result = {}
+for ruleset, transcripts in games.items():
+    table = load_or_build(tables, ruleset)
+    for transcript in transcripts:  # a long-lived worker: caches warm
+        review(table, transcript, checked=True)
+    cpu = time.process_time()
+    for transcript in transcripts:
+        review(table, transcript, checked=True)
+    result[ruleset] = (time.process_time() - cpu) * 1000 / len(transcripts)
+print(json.dumps(result))
+"""
 
 
 def quantiles(samples: list[float]) -> tuple[float, float]:
@@ -58,17 +89,85 @@ def timed_get(client, path: str) -> tuple[float, float]:
     return wall, cpu
 
 
+def random_transcript(ruleset: str, index: int) -> list[dict]:
+    """A seeded random player's finished game: rerolls random dice or fills a random box."""
+    stream, _ = seeded_game(ENGINE_SEED, 1000 + index, ruleset)
+    rng = random.Random(f"{ruleset}|{index}")
+    game = Game.new(ruleset, stream.date)
+    while not game.finished:
+        if game.dice is None:
+            game = game.roll(NO_HOLD, stream)
+        elif game.rolls_left > 0 and rng.random() < 0.6:
+            game = game.roll([rng.random() < 0.5 for _ in range(5)], stream)
+        else:
+            game = game.score(rng.choice(sorted(game.previews())))
+    return list(game.transcript)
+
+
+def engine_games(tables: Path, games: int) -> dict[str, list[list[dict]]]:
+    """``games`` finished transcripts per daily sheet: half bots (every level in turn), half
+    random play."""
+    out = {}
+    for ruleset in DAILY_RULESETS:
+        table = load_or_build(tables, ruleset)
+        levels = list(LEVELS)
+        bots = [list(play_bot_game(table, levels[index % len(levels)],
+                                   *seeded_game(ENGINE_SEED, index, ruleset)).transcript)
+                for index in range(games // 2)]
+        out[ruleset] = bots + [random_transcript(ruleset, index)
+                               for index in range(games - len(bots))]
+    return out
+
+
+def bench_engine(options, games: int, rounds: int) -> None:
+    """Time ``strategy.review`` of this tree against ``--baseline``'s, interleaved rounds."""
+    trees = {"this tree": ROOT, "baseline": options.baseline.resolve()}
+    workdir = Path(tempfile.mkdtemp(prefix="yd-bench-review-engine-"))
+    try:
+        games_file = workdir / "games.json"
+        games_file.write_text(json.dumps(engine_games(options.tables, games)))
+        samples = {name: {ruleset: [] for ruleset in DAILY_RULESETS} for name in trees}
+        for round_number in range(rounds):
+            order = list(trees) if round_number % 2 == 0 else list(trees)[::-1]
+            for name in order:
+                env = {**os.environ, "PYTHONPATH": str(trees[name]),
+                       "OPENBLAS_NUM_THREADS": "1"}
+                done = subprocess.run([sys.executable, "-c", ENGINE_TIMER, str(games_file),
+                                       str(options.tables.resolve())], env=env, cwd=workdir,
+                                      capture_output=True, text=True, check=True, timeout=600)
+                for ruleset, ms in json.loads(done.stdout.splitlines()[-1]).items():
+                    samples[name][ruleset].append(ms)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(f"strategy.review(checked=True), {games} finished games per sheet, {rounds} rounds, "
+          f"CPU ms per review (median of the rounds)")
+    print("| sheet | baseline | this tree | baseline / this tree |")
+    print("|---|--:|--:|--:|")
+    for ruleset in DAILY_RULESETS:
+        before = statistics.median(samples["baseline"][ruleset])
+        after = statistics.median(samples["this tree"][ruleset])
+        print(f"| `{ruleset}` | {before:.2f} | {after:.2f} | {before / after:.1f}× |")
+
+
 def main() -> None:
-    """Parse the options, play the games, time the requests, print the table."""
+    """Parse the options, play the games, time the requests (or the engine), print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--tables", type=Path, default=ROOT / "var" / "strategy")
+    parser.add_argument("--engine", action="store_true",
+                        help="time strategy.review itself, against --baseline")
+    parser.add_argument("--baseline", type=Path, help="the other tree of --engine")
     options = parser.parse_args()
     games = max(1, min(options.games, MAX_GAMES))
     rounds = max(1, min(options.rounds, MAX_ROUNDS))
     for ruleset in DAILY_RULESETS:
         load_or_build(options.tables, ruleset)
+    if options.engine:
+        if options.baseline is None:
+            parser.error("--engine needs --baseline")
+        bench_engine(options, games, rounds)
+        return
     workdir = Path(tempfile.mkdtemp(prefix="yd-bench-review-"))
     try:
         with EmbeddedRedis(workdir / "redis") as server:

@@ -9,7 +9,10 @@ over; the ledger's compare-and-set keeps a reveal exactly-once even if two ever 
 Each pass first cuts the day's log checkpoints that are due (``LogService.cut_due``: the end of
 every UTC minute in which games finished, and each v2 date's close) under its own lease
 ``{ledger}:log-lease``, so that one process cuts while the others stand by; a failed cut is logged
-and tried again at the next pass, and never holds the reveals back. While Redis is unreachable
+and tried again at the next pass, and never holds the reveals back. A checkpoint can only fall due
+at a minute's end or at a date's close, so a runner looks for them once then (the first pass
+after each), not every pass: between those moments a pass only asks the ledger, in memory,
+whether a reveal is due, and makes no round trip at all. While Redis is unreachable
 the passes go on quietly: the runner logs once when it goes away (``redis-down``) and once when
 it answers again (``redis-back``), not at every pass.
 
@@ -18,11 +21,14 @@ recorded in Redis (for ``/readyz`` and the ``yacht_daily_reveal_failed_attempts`
 replica) and retried with exponential backoff; playing goes on meanwhile.
 """
 
+import datetime as dt
 import logging
 import threading
 from dataclasses import dataclass, field
 
 from app.ledger.clock import format_timestamp
+from app.ledger.daylog import floor_minute
+from app.ledger.days import day_window
 from app.ledger.service import LedgerMismatch, RevealFailed
 from app.observability.metrics import REVEAL_FAILURES, REVEALS
 from app.storage.leased_loop import STORAGE_ERRORS, PassThread, leased
@@ -63,13 +69,15 @@ class RevealRunner:
         self._passes = PassThread(self.run_once, "reveal-runner", poll_seconds,
                                   self._retry_after)
         self._redis_away = False
+        self._looked: tuple[dt.datetime, dt.datetime] | None = None  # (when, next moment)
 
     def run_once(self) -> Pass:
-        """Reveal what is due if this process gets the lease; records the outcome in Redis.
+        """Cut the checkpoints due if a minute ended or a date closed since the last look, then
+        reveal what is due if this process gets the lease; records the outcome in Redis.
 
         Raises RevealFailed (or a Redis error) after recording and counting it.
         """
-        checkpoints = self.cut_checkpoints()
+        checkpoints = self.cut_checkpoints() if self._checkpoints_may_be_due() else []
         ledger = self.services.ledger
         if not ledger.has_due():
             return Pass(checkpoints=checkpoints)
@@ -95,10 +103,12 @@ class RevealRunner:
         """Cut the day's log checkpoints due now if this process gets the log lease: the
         (date, sheet, size) of each cut; a failure is logged (the next pass tries again) and,
         if ``strict``, raised."""
+        now = self.services.now()
         try:
             with leased(self.services.store.client, LOG_LEASE, self.lease_seconds) as held:
                 self._redis_answered()
                 cut = self.services.logs.cut_due() if held else []
+            self._looked = (now, self._next_look(now))  # cut, or another process is cutting
         except STORAGE_ERRORS as error:  # taking the lease or cutting: the next pass retries
             self._redis_went_away(error)
             if strict:
@@ -114,6 +124,23 @@ class RevealRunner:
             log.info("cut checkpoints %s", ", ".join(f"{d} {r} {n}" for d, r, n in cut),
                      extra={"event": "checkpoint", "checkpoints": len(cut)})
         return cut
+
+    def _checkpoints_may_be_due(self) -> bool:
+        """True unless this runner looked for checkpoints since the last minute's end and the
+        last date's close (a clock set back looks again)."""
+        if self._looked is None:
+            return True
+        now = self.services.now()
+        looked_at, next_look = self._looked
+        return now >= next_look or now < looked_at
+
+    def _next_look(self, now: dt.datetime) -> dt.datetime:
+        """The next moment a checkpoint can fall due after ``now``: the end of its minute, or a
+        date's close if one comes first."""
+        logs = self.services.logs
+        closes = [day_window(date, logs.grace_seconds).closes_at for date in logs.log_dates(now)]
+        return min([floor_minute(now) + dt.timedelta(minutes=1),
+                    *(moment for moment in closes if moment > now)])
 
     def _redis_went_away(self, error: Exception) -> None:
         """Log that Redis is unreachable, the first time a pass finds it so (its 503s and

@@ -15,6 +15,10 @@ day's skill board and, once a date is revealed, its references (issue 10).
 - References: when a date is revealed, the reveal queues it; the background pass computes,
   once per date under a Redis lease, each sheet's perfect-policy game on the day's stream and
   its perfect-foresight maximum, and stores them under the day's hash tag.
+- The background pass (a ``PassThread``, app/storage/leased_loop.py) runs every POLL_SECONDS
+  while work waits (queued, or a table still loading), else every IDLE_POLL_SECONDS; whatever
+  this process queues wakes it at once, so the long pause only delays work queued by a process
+  that died before its own pass.
 """
 
 import contextlib
@@ -28,19 +32,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-import redis
-from redis.exceptions import LockError, RedisClusterException
-
 import strategy
 from app.ledger.keys import Secrets
 from app.ledger.service import LedgerService
 from app.play.scouting import count_scouting
+from app.storage.leased_loop import PassThread, leased
 from app.storage.store import GameRecord, SkillStore, Store
 from fairness import DAILY_RULESETS, DiceStream, Game
 from fairness.sheets import DAILY_RULESETS_WITH_YATZY
 from strategy import TablesNotReady
 
 POLL_SECONDS = 1.0
+IDLE_POLL_SECONDS = 10.0
 LOAD_WAIT_SECONDS = 5.0
 SKILL_BATCH = 50
 REFERENCES_LEASE_SECONDS = 300.0
@@ -59,6 +62,11 @@ def review_text(review: strategy.Review) -> str:
     """The JSON text of ``review.to_json()``, written straight from its dataclasses' fields
     (``asdict`` copies every nested record first: about half the cost of a review)."""
     return json.dumps(review, default=vars)
+
+
+def references_lease(date: str) -> str:
+    """The Redis lease on computing ``date``'s references, under the day's hash tag."""
+    return f"{{d:{date}}}:references-lease"
 
 
 def lock_file(directory: Path, ruleset: str) -> Path:
@@ -204,16 +212,21 @@ class Coach:
     """Reviews, the skill boards and the day references of one app."""
 
     def __init__(self, store: Store, secrets: Secrets, ledger: LedgerService,
-                 tables: TableSource, poll_seconds: float = POLL_SECONDS):
-        """Bind to the app's store, secrets and ledger, and to the process's tables."""
+                 tables: TableSource, poll_seconds: float = POLL_SECONDS,
+                 idle_seconds: float = IDLE_POLL_SECONDS):
+        """Bind to the app's store, secrets and ledger, and to the process's tables; the pass
+        comes every ``poll_seconds`` while work waits, every ``idle_seconds`` otherwise."""
         self.store = store
         self.skill = SkillStore(store.client)
         self.secrets = secrets
         self.ledger = ledger
         self.tables = tables
         self.poll_seconds = poll_seconds
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self.idle_seconds = idle_seconds
+        self._caught_up = False
+        self._started = False
+        self._passes = PassThread(self._pass, "coach", poll_seconds, wait_after=self._wait_after,
+                                  first_wait=0.0)
 
     # Reviews and skill
 
@@ -242,7 +255,7 @@ class Coach:
         being computed, queue it for the background pass."""
         try:
             review = self.review(record, game)
-        except TablesNotReady:
+        except TablesNotReady:  # the pass runs every POLL_SECONDS while a table loads
             return functools.partial(self.skill.queue_skill, record.id)
         text = review_text(review)
 
@@ -283,6 +296,7 @@ class Coach:
         recent = self.ledger.clock().date() - dt.timedelta(days=REFERENCES_RECENT_DAYS)
         if dt.date.fromisoformat(date) >= recent:
             self.skill.queue_references(date)
+            self._passes.wake()
 
     def references(self, date: str, ruleset: str) -> dict | None:
         """The stored references of a revealed (date, sheet); None while being computed (the
@@ -290,6 +304,7 @@ class Coach:
         references = self.skill.references(date, ruleset)
         if references is None:
             self.skill.queue_references(date)
+            self._passes.wake()
         return references
 
     def compute_references(self, date: str) -> dict[str, dict]:
@@ -304,38 +319,42 @@ class Coach:
 
     # The background pass
 
-    def run_once(self) -> None:
+    def run_once(self) -> bool:
         """One pass: rank the queued games, then compute the queued dates' references
         (each under a lease, so that one worker computes a date). Work whose table is not
-        loaded yet stays queued."""
+        loaded yet stays queued; True when some work is left waiting (a table loading, a
+        receipt not stored yet, a date another process computes)."""
+        waiting = False
         for game_id in self.skill.pending_skill(SKILL_BATCH):
             record = self.store.load_game(game_id)
             if record is not None and record.receipt is None:
-                continue  # a v2 game's receipt is stored by the next checkpoint: wait for it
+                waiting = True  # a v2 game's receipt is stored by the next checkpoint
+                continue
             if record is not None:
                 if not self.tables.ready(record.ruleset):
                     self.tables.start()
+                    waiting = True
                     continue
                 self._rank(record)
             self.skill.skill_done(game_id)
         if not all(self.tables.ready(ruleset) for ruleset in DAILY_RULESETS):
-            return
+            return True
         for date in self.skill.pending_references():
             if not all(self.tables.ready(ruleset) for ruleset in self.secrets.rulesets_for(date)):
-                continue  # a later epoch's sheet (Yatzy) still loading: the date stays queued
-            lease = self.skill.references_lease(date, REFERENCES_LEASE_SECONDS)
-            if not lease.acquire():
+                waiting = True  # a later epoch's sheet (Yatzy) still loading: the date stays
                 continue
-            try:
+            with leased(self.store.client, references_lease(date),
+                        REFERENCES_LEASE_SECONDS) as held:
+                if not held:
+                    waiting = True
+                    continue
                 if self.skill.references(date, DAILY_RULESETS[0]) is None:
                     self.skill.store_references(date, self.compute_references(date))
                     log.info("references of %s stored", date,
                              extra={"event": "references", "date": date})
                 else:
                     self.skill.store_references(date, {})
-            finally:
-                with contextlib.suppress(LockError, redis.RedisError, RedisClusterException):
-                    lease.release()
+        return waiting
 
     def catch_up(self) -> None:
         """Queue the latest revealed date if its references are missing (a reveal made
@@ -345,31 +364,26 @@ class Coach:
             self.skill.queue_references(last)
 
     def start(self) -> None:
-        """Warm the tables and run passes in a daemon thread until ``stop``."""
+        """Warm the tables and run passes in a daemon thread until ``stop`` (once per coach;
+        later calls do nothing)."""
         self.tables.start()
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._loop, daemon=True, name="coach")
-            self._thread.start()
+        if not self._started:
+            self._started = True
+            self._passes.start()
 
     def stop(self) -> None:
         """Ask the thread to end and wait for it."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        self._passes.stop()
 
-    def _loop(self) -> None:
-        """A pass every ``poll_seconds`` (the first at once, after ``catch_up``); a failed
-        pass is logged and the next one retries."""
-        caught_up, wait = False, 0.0
-        while not self._stop.wait(wait):
-            wait = self.poll_seconds
-            try:
-                if not caught_up:
-                    self.catch_up()
-                    caught_up = True
-                self.run_once()
-            except (redis.RedisError, RedisClusterException) as error:
-                # no traceback: the requests' 503s say the same
-                log.warning("coach pass: storage unavailable (%s)", type(error).__name__)
-            except Exception:
-                log.exception("coach pass failed")
+    def _pass(self) -> bool:
+        """The thread's pass: ``catch_up`` first (until it has once succeeded), then
+        ``run_once``; True while work waits."""
+        if not self._caught_up:
+            self.catch_up()
+            self._caught_up = True
+        return self.run_once()
+
+    def _wait_after(self, waiting: bool) -> float:
+        """The pause after a pass: short while work waits or a table is still loading."""
+        loading = not all(self.tables.ready(ruleset) for ruleset in self.tables.rulesets)
+        return self.poll_seconds if waiting or loading else self.idle_seconds

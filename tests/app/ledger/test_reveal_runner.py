@@ -209,3 +209,37 @@ def test_a_live_server_keeps_serving_today_while_its_reveal_fails(make_live_serv
     assert "CorruptRecord" in failures[-1]["exception"]
     damaged.close()
     assert server.stop() == 0
+
+
+def redis_commands(client) -> int:
+    """How many commands the Redis server has run (this call's INFO included)."""
+    return client.info("stats")["total_commands_processed"]
+
+
+def test_a_runner_looks_for_checkpoints_once_a_minute_and_at_each_close(redis_url, data_dir,
+                                                                        clock, redis_client):
+    """Passes within a minute make no round trip once the first looked (idle workers cost Redis
+    nothing); a minute's end or a date's close (here 90 s after the day's end, off the minute)
+    makes the next pass look again."""
+    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
+                      "CLOCK": clock, "REVEAL_GRACE": 90})
+    runner = runner_of(app)
+    runner.run_once()
+
+    def round_trips_of_a_pass() -> int:
+        """The commands one more pass sends (beyond the count's own)."""
+        before = redis_commands(redis_client)
+        runner.run_once()
+        return redis_commands(redis_client) - before - 1
+
+    clock.advance(seconds=50)
+    assert round_trips_of_a_pass() == 0
+    clock.advance(seconds=10)  # 12:01: the minute ended
+    assert round_trips_of_a_pass() > 0
+    assert round_trips_of_a_pass() == 0
+    clock.set("2026-03-11T12:01:20Z")  # PLAY_DATE's day ended at 12:00, it closes at 12:01:30
+    assert round_trips_of_a_pass() > 0
+    clock.advance(seconds=5)
+    assert round_trips_of_a_pass() == 0
+    clock.advance(seconds=5)  # 12:01:30: the close
+    assert round_trips_of_a_pass() > 0

@@ -84,55 +84,54 @@ def test_a_due_table_is_claimed_once_until_its_lease_ends(redis_client):
     clock = TurnClock(redis_client, now)
     clock.arm("due", now() - 1)
     clock.arm("later", now() + 30)
-    assert clock.claim_due(lease_seconds=10) == ["due"]
-    assert clock.claim_due(lease_seconds=10) == []
+    assert clock.claim_due(lease_seconds=10).due == ["due"]
+    assert clock.claim_due(lease_seconds=10).due == []
     now.value += 10
-    assert clock.claim_due(lease_seconds=10) == ["due"]
+    assert clock.claim_due(lease_seconds=10).due == ["due"]
     clock.disarm("due")
     now.value += 100
-    assert clock.claim_due() == ["later"]
+    assert clock.claim_due().due == ["later"]
 
 
-def test_racing_runners_play_each_due_table_once(redis_client):
-    """Eight runners passing at once over forty due tables: each table is worked once."""
+def test_the_runner_sleeps_until_the_next_deadline_at_most_its_idle_poll(redis_client):
+    """The claim gives the earliest deadline left, the claimed ones' lease ends included, and
+    the runner waits until it, at most its idle poll; with none armed, the idle poll."""
     now = Seconds()
     clock = TurnClock(redis_client, now)
-    for table in range(40):
-        clock.arm(f"t{table}", now() - table)
-    worked = []
-    lock = threading.Lock()
+    runner = ClockRunner(clock, clock.disarm, lease_seconds=10, idle_seconds=5)
+    assert clock.claim_due().next_deadline is None
+    assert runner.run_once() == [] and runner._wait_after([]) == 5
+    clock.arm("soon", now() + 2)
+    clock.arm("later", now() + 60)
+    assert runner.run_once() == [] and runner._wait_after([]) == 2
+    now.value += 2
+    clock.arm("due", now() - 1)
+    claim = clock.claim_due(lease_seconds=10)
+    assert claim.due == ["due", "soon"] and claim.next_deadline == now() + 10
+    assert runner.run_once() == [] and runner._wait_after([]) == 5
+    now.value += 100
+    assert sorted(runner.run_once()) == ["due", "later", "soon"]
+    assert runner._wait_after([]) == 5 and clock.claim_due().next_deadline is None
+
+
+def test_a_deadline_armed_in_the_process_wakes_its_sleeping_runner(redis_client):
+    """A runner idle for an hour plays a turn armed in its process at once: the arm wakes it
+    (the test would otherwise wait out its timeout)."""
+    clock = TurnClock(redis_client)
+    played = {"first": threading.Event(), "then": threading.Event()}
 
     def expire(table_id):
-        """Note the table (the tables service would play it and re-arm)."""
-        with lock:
-            worked.append(table_id)
-
-    runners = [ClockRunner(clock, expire) for _ in range(8)]
-    threads = [threading.Thread(target=runner.run_once) for runner in runners]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(worked) == sorted(f"t{table}" for table in range(40))
-
-
-def test_a_failing_move_is_retried_after_the_lease(redis_client):
-    """A move that raises leaves the table claimed; once the lease is over it is tried again."""
-    now = Seconds()
-    clock = TurnClock(redis_client, now)
-    clock.arm("t", now())
-    attempts = []
-
-    def expire(table_id):
-        """Fail the first time, as a worker that lost Redis mid-move."""
-        attempts.append(table_id)
-        if len(attempts) == 1:
-            raise RuntimeError("lost mid-move")
+        """Play the table: disarm it and say so."""
         clock.disarm(table_id)
+        played[table_id].set()
 
-    runner = ClockRunner(clock, expire, lease_seconds=5)
-    assert runner.run_once() == ["t"]
-    assert runner.run_once() == []
-    now.value += 5
-    assert runner.run_once() == ["t"]
-    assert attempts == ["t", "t"] and clock.deadline("t") is None
+    clock.arm("first", clock.now())
+    runner = ClockRunner(clock, expire, lease_seconds=3600, idle_seconds=3600)
+    runner.start()
+    try:
+        assert played["first"].wait(60)  # its first pass: then nothing is armed, it sleeps
+        clock.arm("then", clock.now())
+        assert played["then"].wait(60)
+    finally:
+        runner.stop()
+    assert clock.armed == []
