@@ -772,21 +772,14 @@ def fast_replay(transcript, sheet_id, rolls, steps):
     if pieces is None:
         return None
     node, filled = step_node(steps, (0, 0, None)), []
-    fill, pairs = filled.append, zip(pieces, transcript, strict=True)
-    while True:
-        try:
-            for piece, entry in pairs:  # noqa: B007 (the except clause learns entry)
-                node, box = node[piece]
-                if box is not None:
-                    fill(box)
-            break
-        except KeyError:  # a step not learnt yet: learn it, then go on with the next
-            step = learn_step(steps, node, piece, entry, sheet_id, rolls)
-            if step is None:
-                return None
-            node, box = step
-            if box is not None:
-                fill(box)
+    fill = filled.append
+    for piece, entry in zip(pieces, transcript, strict=True):
+        step = node.get(piece) or learn_step(steps, node, piece, entry, sheet_id, rolls)
+        if step is None:
+            return None
+        node, box = step
+        if box is not None:
+            fill(box)
     sheet = Sheet(sheet_id)
     try:
         sheet.boxes = dict(filled)

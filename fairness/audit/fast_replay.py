@@ -80,23 +80,15 @@ class FastReplay:
         pieces = _pieces(encoded)
         if pieces is None:
             return None
-        node, filled, pairs = self.start, [], zip(pieces, transcript,
-                                                      strict=True)
+        node, filled = self.start, []
         fill = filled.append
-        while True:
-            try:
-                for piece, entry in pairs:  # noqa: B007 (the except clause learns entry)
-                    node, box = node[piece]
-                    if box is not None:
-                        fill(box)
-                break
-            except KeyError:  # a step not learnt yet: learn it, then go on with the next
-                step = self._learn(node, piece, entry)
-                if step is None:
-                    return None
-                node, box = step
-                if box is not None:
-                    fill(box)
+        for piece, entry in zip(pieces, transcript, strict=True):
+            step = node.get(piece) or self._learn(node, piece, entry)
+            if step is None:
+                return None
+            node, box = step
+            if box is not None:
+                fill(box)
         try:
             boxes, extra = dict(filled), 0
         except ValueError:  # a five of a kind's box is a longer tuple: the sheet may matter
