@@ -31,6 +31,9 @@ without signatures and stops (``--against`` picks that commit's): under valgrind
 the difference of two such runs is the audit's instruction count, which a loaded machine does
 not change.
 
+``--without-signatures`` adds both audits without their signature checks to the rounds: the
+audit's Ed25519 share, beside the floor's.
+
 The four are run ``--rounds`` times, interleaved, and each keeps its best round, timed in CPU
 seconds of this process (wall seconds are shown beside them): on a shared machine the CPU time
 varies less, and the ratio of games/s to the Ed25519 floor's, measured in the same run, is the
@@ -126,17 +129,18 @@ def load_average() -> str:
     return ", ".join(f"{load:.1f}" for load in os.getloadavg())
 
 
-def audit_with_core(day, sheet: str, core=audit):
+def audit_with_core(day, sheet: str, core=audit, signatures: bool = True):
     """The core's whole-day audit (this tree's, or ``core`` of another commit); returns its
     DayAudit."""
-    return core.audit_day(day.ledger, day.date, sheet, day.games[sheet], verify_signature)
+    return core.audit_day(day.ledger, day.date, sheet, day.games[sheet],
+                          verify_signature if signatures else None)
 
 
-def audit_with_standalone(standalone, day, sheet: str):
+def audit_with_standalone(standalone, day, sheet: str, signatures: bool = True):
     """verify.py's whole-day audit; returns its Report."""
     report = standalone.Report()
     standalone.check_day(report, day.ledger, day.date, sheet, day.games[sheet],
-                         standalone.ed25519_verifier())
+                         standalone.ed25519_verifier() if signatures else None)
     return report
 
 
@@ -214,6 +218,8 @@ def main() -> int:
     parser.add_argument("--load-day", type=Path, help="audit a day saved by --save-day")
     parser.add_argument("--against", metavar="COMMIT",
                         help="also time that commit's two audits, interleaved (before/after)")
+    parser.add_argument("--without-signatures", action="store_true",
+                        help="also time both audits without their signature checks")
     parser.add_argument("--once", choices=["core", "verify.py", "nothing"],
                         help="run that audit once without signatures and stop (for valgrind)")
     args = parser.parse_args()
@@ -254,6 +260,10 @@ def main() -> int:
         "core: fairness.audit.audit_day": lambda: audit_with_core(day, args.sheet),
         "standalone: verify.py check_day": lambda: audit_with_standalone(standalone, day,
                                                                          args.sheet),
+        **({"core, no signatures": lambda: audit_with_core(day, args.sheet, signatures=False),
+            "verify.py, no signatures": lambda: audit_with_standalone(
+                standalone, day, args.sheet, signatures=False)}
+           if args.without_signatures else {}),
         "floor: HMAC-SHA256 + SHA-256 only": floor.hashing,
         "floor: + Ed25519 (receipts, entries)": floor.everything,
     }
@@ -275,7 +285,8 @@ def main() -> int:
               f"{floor_cpu / cpu:8.2f} {cpu / hashing_cpu:10.1f}")
     print("(games/s and ÷ floor from CPU seconds; ÷ floor = games/s over the Ed25519 floor's)")
 
-    failed = [check for label, result in results.items() if not label.startswith("floor")
+    failed = [check for label, result in results.items()
+              if not label.startswith("floor") and "no signatures" not in label
               for check in getattr(result, "checks", [])
               if (check.ok if hasattr(check, "ok") else check[1]) is not True]
     if failed:
