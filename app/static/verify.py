@@ -788,7 +788,8 @@ def fast_replay(transcript, sheet_id, rolls, steps):
             return None
     if len(sheet.boxes) != len(filled) or (sheet.full() and node[None][1]):
         return None  # a box filled twice, or a roll after the last box
-    return sheet, b"[" + b",".join(map(steps["texts"].__getitem__, pieces)) + b"]"
+    texts = steps.setdefault("texts", {})  # empty before the first entry is learnt
+    return sheet, b"[" + b",".join(map(texts.__getitem__, pieces)) + b"]"
 
 
 def fill_with_fives(sheet, filled):
@@ -838,11 +839,10 @@ def step_node(steps, state):
 
 def learn_step(steps, node, piece, entry, sheet_id, rolls):
     """The step ``entry`` makes from ``node``'s state (the next node; the box it fills: (box,
-    points), or on five of a kind what ``fill_with_fives`` checks), kept under ``piece``; its
-    canonical JSON under ``steps["texts"]``; None when the
-    entry does not marshal to exactly ``piece`` or is not what the rules allow there (the
-    checks of ``Sheet.roll_problem``, ``replay_roll``, ``Sheet.score_problem`` and
-    ``replay_score``)."""
+    points), or on five of a kind what ``fill_with_fives`` checks), kept under ``piece``, its
+    canonical JSON under ``steps["texts"]``; None when the entry does not marshal to exactly
+    ``piece`` or is not what the rules allow there (the checks of ``Sheet.roll_problem``,
+    ``replay_roll``, ``Sheet.score_problem`` and ``replay_score``)."""
     known = steps.setdefault("read", {})
     if piece not in known:
         known[piece] = read_entry(piece, entry, sheet_id)
