@@ -759,10 +759,10 @@ def fast_replay(transcript, sheet_id, rolls, steps):
     The transcript's marshal bytes are cut into one piece per entry. A day's games share one
     stream, so the same piece recurs in the same replay state (rolls taken, rolls in the turn,
     dice) in many games: ``steps`` keeps, per state, what each piece does (the next state, the
-    box it fills), learnt once by ``replay``'s rules; under "read", what each piece says
-    whatever the state (``read_entry``), and under "texts" its canonical JSON. The box filled
-    twice, a roll after the last box, and five of a kind (the Joker rule, the extra bonus)
-    depend on the whole sheet and are checked in every game.
+    entry's canonical JSON, the box it fills), learnt once by ``replay``'s rules; and, under
+    "read", what each piece says whatever the state (``read_entry``). The box filled twice, a
+    roll after the last box, and five of a kind (the Joker rule, the extra bonus) depend on the
+    whole sheet and are checked in every game.
     """
     try:
         encoded = marshal.dumps(transcript, MARSHAL_VERSION)
@@ -771,49 +771,29 @@ def fast_replay(transcript, sheet_id, rolls, steps):
     pieces = marshal_pieces(encoded)
     if pieces is None:
         return None
-    node, filled = step_node(steps, (0, 0, None)), []
-    fill = filled.append
+    sheet = Sheet(sheet_id)
+    node, texts, boxes = step_node(steps, (0, 0, None)), [], sheet.boxes
     for piece, entry in zip(pieces, transcript, strict=True):
         step = node.get(piece) or learn_step(steps, node, piece, entry, sheet_id, rolls)
         if step is None:
             return None
-        node, box = step
-        if box is not None:
-            fill(box)
-    sheet = Sheet(sheet_id)
-    try:
-        sheet.boxes = dict(filled)
-    except ValueError:  # a five of a kind's box is a longer tuple: the sheet may matter
-        if not fill_with_fives(sheet, filled):
-            return None
-    if len(sheet.boxes) != len(filled) or (sheet.full() and node[None][1]):
-        return None  # a box filled twice, or a roll after the last box
-    texts = steps.setdefault("texts", {})  # empty before the first entry is learnt
-    return sheet, b"[" + b",".join(map(texts.__getitem__, pieces)) + b"]"
-
-
-def fill_with_fives(sheet, filled):
-    """Fill ``sheet`` with the boxes filled in order, some by five of a kind: each of those is
-    checked on the sheet as it then stood (the Joker rule, the extra bonus). False when one
-    is not what the rules give."""
-    boxes, rules = sheet.boxes, sheet.rules
-    for box in filled:
-        if len(box) == 2:
-            name, worth = box
-            bonus = 0
-        else:
-            name, worth, bonus, five, first_roll, plain = box
-            if name in boxes:
-                return False
-            if further_five(rules, five, boxes):
-                if (name not in allowed_boxes(rules, five, boxes)
-                        or worth != points(sheet.id, name, five, boxes, first_roll)
-                        or bonus != extra_bonus(rules, five, boxes, name)):
-                    return False
+        node, text, score = step
+        texts.append(text)
+        if score is not None:
+            box, worth, bonus, five, first_roll, plain = score
+            if box in boxes:
+                return None
+            if five is not None and further_five(sheet.rules, five, boxes):
+                if (box not in allowed_boxes(sheet.rules, five, boxes)
+                        or worth != points(sheet_id, box, five, boxes, first_roll)
+                        or bonus != extra_bonus(sheet.rules, five, boxes, box)):
+                    return None
             elif not plain:  # not what the box scores before the sheet matters
-                return False
-        boxes[name], sheet.extra = worth, sheet.extra + bonus
-    return True
+                return None
+            boxes[box], sheet.extra = worth, sheet.extra + bonus
+    if sheet.full() and node[None][1]:  # rolled after the last box
+        return None
+    return sheet, b"[" + b",".join(texts) + b"]"
 
 
 def marshal_pieces(encoded):
@@ -838,11 +818,10 @@ def step_node(steps, state):
 
 
 def learn_step(steps, node, piece, entry, sheet_id, rolls):
-    """The step ``entry`` makes from ``node``'s state (the next node; the box it fills: (box,
-    points), or on five of a kind what ``fill_with_fives`` checks), kept under ``piece``, its
-    canonical JSON under ``steps["texts"]``; None when the entry does not marshal to exactly
-    ``piece`` or is not what the rules allow there (the checks of ``Sheet.roll_problem``,
-    ``replay_roll``, ``Sheet.score_problem`` and ``replay_score``)."""
+    """The step ``entry`` makes from ``node``'s state, kept under ``piece``; None when the
+    entry does not marshal to exactly ``piece`` or is not what the rules allow there (the
+    checks of ``Sheet.roll_problem``, ``replay_roll``, ``Sheet.score_problem`` and
+    ``replay_score``)."""
     known = steps.setdefault("read", {})
     if piece not in known:
         known[piece] = read_entry(piece, entry, sheet_id)
@@ -868,10 +847,8 @@ def learn_step(steps, node, piece, entry, sheet_id, rolls):
         if not (five or plain):
             return None
         after = (taken, 0, None)
-        # off five of a kind the box scores the same on every sheet, and its bonus is 0
-        score = (box, worth, bonus, dice, in_turn == 1, plain) if five else (box, worth)
-    steps.setdefault("texts", {})[piece] = read[-1]
-    step = node[piece] = (step_node(steps, after), score)
+        score = (box, worth, bonus, dice if five else None, in_turn == 1, plain)
+    step = node[piece] = (step_node(steps, after), read[-1], score)
     return step
 
 
