@@ -206,8 +206,7 @@ class _DayAuditor:
             if len(self.unverified) >= SIGNATURE_BATCH:
                 self.verify_signatures()
         # v1 trees are ordered by game id, v2 logs by leaf index (the order games finished)
-        self.leaves.append((receipt["index"] if self.v2 else game_id,
-                            sha256(b"\x00" + message).digest()))
+        self.leaves.append((receipt["index"] if self.v2 else game_id, merkle.leaf_hash(message)))
         self.results.append((-total, game_id, player, game.get("name")))
 
     def _checked_receipt_bytes(self, receipt, game_id: str, player) -> bytes | None:
