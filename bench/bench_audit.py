@@ -5,6 +5,8 @@
     .venv/bin/python bench/bench_audit.py --games 100000 --save-day var/day100k.pickle
     .venv/bin/python bench/bench_audit.py --load-day var/day100k.pickle
     .venv/bin/python bench/bench_audit.py --games 10000 --against main    # before and after
+    valgrind --tool=cachegrind --cache-sim=no .venv/bin/python bench/bench_audit.py \
+        --load-day var/day10k.pickle --once core            # instructions, whatever the load
 
 Generating a day takes longer than auditing it (about 6 ms a game): ``--save-day`` keeps the
 generated day (its ledger and its games as published) in a pickle and stops, ``--load-day``
@@ -23,6 +25,14 @@ as an auditor downloads them, then times:
   (HMAC-SHA256), one SHA-256 per transcript, the Merkle tree of the receipts — over bytes
   encoded beforehand; then the same plus the Ed25519 verification of every receipt and ledger
   entry, which both audits also do.
+
+``--once core`` (or ``verify.py``, or ``nothing`` for the loading alone) runs one audit once
+without signatures and stops (``--against`` picks that commit's): under valgrind's cachegrind
+the difference of two such runs is the audit's instruction count, which a loaded machine does
+not change.
+
+``--without-signatures`` adds both audits without their signature checks to the rounds: the
+audit's Ed25519 share, beside the floor's.
 
 The four are run ``--rounds`` times, interleaved, and each keeps its best round, timed in CPU
 seconds of this process (wall seconds are shown beside them): on a shared machine the CPU time
@@ -119,17 +129,18 @@ def load_average() -> str:
     return ", ".join(f"{load:.1f}" for load in os.getloadavg())
 
 
-def audit_with_core(day, sheet: str, core=audit):
+def audit_with_core(day, sheet: str, core=audit, signatures: bool = True):
     """The core's whole-day audit (this tree's, or ``core`` of another commit); returns its
     DayAudit."""
-    return core.audit_day(day.ledger, day.date, sheet, day.games[sheet], verify_signature)
+    return core.audit_day(day.ledger, day.date, sheet, day.games[sheet],
+                          verify_signature if signatures else None)
 
 
-def audit_with_standalone(standalone, day, sheet: str):
+def audit_with_standalone(standalone, day, sheet: str, signatures: bool = True):
     """verify.py's whole-day audit; returns its Report."""
     report = standalone.Report()
     standalone.check_day(report, day.ledger, day.date, sheet, day.games[sheet],
-                         standalone.ed25519_verifier())
+                         standalone.ed25519_verifier() if signatures else None)
     return report
 
 
@@ -187,6 +198,15 @@ class Floor:
         self.signatures()
 
 
+def run_once(which: str, day, sheet: str, core, standalone) -> None:
+    """One audit of the day without signatures (``nothing``: none), for an instruction count."""
+    if which == "core":
+        core.audit_day(day.ledger, day.date, sheet, day.games[sheet], None)
+    elif which == "verify.py":
+        standalone.check_day(standalone.Report(), day.ledger, day.date, sheet, day.games[sheet],
+                             None)
+
+
 def main() -> int:
     """Generate the day, time the audits and the floor, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -198,6 +218,10 @@ def main() -> int:
     parser.add_argument("--load-day", type=Path, help="audit a day saved by --save-day")
     parser.add_argument("--against", metavar="COMMIT",
                         help="also time that commit's two audits, interleaved (before/after)")
+    parser.add_argument("--without-signatures", action="store_true",
+                        help="also time both audits without their signature checks")
+    parser.add_argument("--once", choices=["core", "verify.py", "nothing"],
+                        help="run that audit once without signatures and stop (for valgrind)")
     args = parser.parse_args()
 
     if args.load_day:
@@ -223,15 +247,26 @@ def main() -> int:
           f"{len(day.ledger)} ledger entries. Load average {load_average()}.")
 
     standalone = load_standalone()
+    exported = tempfile.TemporaryDirectory(prefix="bench_audit_")
+    if args.once:
+        core = audit
+        if args.against:
+            core, standalone = load_baseline(args.against, Path(exported.name))
+        run_once(args.once, day, args.sheet, core, standalone)
+        exported.cleanup()
+        return 0
     floor = Floor(day, args.sheet)
     work = {
         "core: fairness.audit.audit_day": lambda: audit_with_core(day, args.sheet),
         "standalone: verify.py check_day": lambda: audit_with_standalone(standalone, day,
                                                                          args.sheet),
+        **({"core, no signatures": lambda: audit_with_core(day, args.sheet, signatures=False),
+            "verify.py, no signatures": lambda: audit_with_standalone(
+                standalone, day, args.sheet, signatures=False)}
+           if args.without_signatures else {}),
         "floor: HMAC-SHA256 + SHA-256 only": floor.hashing,
         "floor: + Ed25519 (receipts, entries)": floor.everything,
     }
-    exported = tempfile.TemporaryDirectory(prefix="bench_audit_")
     if args.against:
         core_then, standalone_then = load_baseline(args.against, Path(exported.name))
         work = {f"core at {args.against}": lambda: audit_with_core(day, args.sheet, core_then),
@@ -250,7 +285,8 @@ def main() -> int:
               f"{floor_cpu / cpu:8.2f} {cpu / hashing_cpu:10.1f}")
     print("(games/s and ÷ floor from CPU seconds; ÷ floor = games/s over the Ed25519 floor's)")
 
-    failed = [check for label, result in results.items() if not label.startswith("floor")
+    failed = [check for label, result in results.items()
+              if not label.startswith("floor") and "no signatures" not in label
               for check in getattr(result, "checks", [])
               if (check.ok if hasattr(check, "ok") else check[1]) is not True]
     if failed:

@@ -240,10 +240,13 @@ def extra_bonus(sheet, dice, boxes, box=None):
     return sheet["extra"] * (multiplier(box) if box else 1) if five else 0
 
 
+NO_POINTS = (0,) * len(UPPER)  # an empty upper box of a column counts 0
+
+
 def totals(sheet, boxes, extra):
     """upper, upper bonus, lower, extra bonus, total; column k's upper bonus is the bonus × k
     once its upper boxes total 63 × k."""
-    columns = [sum(boxes.get(box, 0) for box in column) for column in sheet["upper_columns"]]
+    columns = [sum(map(boxes.get, column, NO_POINTS)) for column in sheet["upper_columns"]]
     upper = sum(columns)
     lower = sum(boxes.values()) - upper
     bonus = sum(sheet["upper_bonus"] * k for k, column_upper in enumerate(columns, 1)
@@ -1147,12 +1150,13 @@ def day_receipt_bytes(date, epoch, sheet_id):
         if type(receipt) is not dict or receipt.keys() != keys:
             return None
         game, owner, total = receipt["game"], receipt["player"], receipt["total"]
-        digest, sig = receipt["transcript_sha256"], receipt["sig"]
+        digest, sig, number = receipt["transcript_sha256"], receipt["sig"], receipt["epoch"]
+        kind, day, sheet = receipt["type"], receipt["date"], receipt["ruleset"]
         if not (type(game) is str and game == game_id and type(owner) is str and owner == player
-                and type(total) is int and type(receipt["epoch"]) is int
-                and receipt["epoch"] == epoch and plain_hex(digest, 64) and plain_hex(sig, 128)
-                and all(type(receipt[k]) is str and receipt[k] == v
-                        for k, v in (("type", RECEIPT), ("date", date), ("ruleset", sheet_id)))):
+                and type(total) is int and type(number) is int and number == epoch
+                and plain_hex(digest, 64) and plain_hex(sig, 128)
+                and type(kind) is str and kind == RECEIPT and type(day) is str and day == date
+                and type(sheet) is str and sheet == sheet_id):
             return None
         return (f"{head}{encode_basestring(game)},\"player\":{encode_basestring(owner)}{middle}"
                 f"{total},\"transcript_sha256\":\"{digest}{tail}").encode()

@@ -3,9 +3,10 @@
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from hashlib import sha256
+from operator import itemgetter
 
 from .. import merkle
-from ..canonical import sha256_hex
 from ..dice import DiceStream
 from ..ledger import RECEIPT_TYPE, RECEIPT_V2_TYPE, REVEAL_V2_TYPE, unsigned
 from .checks import (
@@ -138,12 +139,15 @@ class _DayAuditor:
         self.fast = FastReplay(self.stream, self.rules)
         self.failures: dict[str, list[str]] = {name: [] for name in _DAY_CHECKS}
         self.leaves: list[tuple] = []  # (game id, or leaf index on a v2 day; leaf hash)
-        self.results: list[dict] = []
+        self.results: list[tuple] = []  # (-total, game id, player, name) of each receipt
         self.seen: set = set()
-        self.receipt_type = RECEIPT_V2_TYPE if reveal["type"] == REVEAL_V2_TYPE else RECEIPT_TYPE
+        self.v2 = reveal["type"] == REVEAL_V2_TYPE
+        self.receipt_type = RECEIPT_V2_TYPE if self.v2 else RECEIPT_TYPE
         # the fast path knows v1 receipts' bytes; v2 ones take the field checks
-        self.receipt_bytes = ReceiptBytes(RECEIPT_TYPE, reveal["date"], reveal["epoch"],
-                                          ruleset) if self.receipt_type == RECEIPT_TYPE else None
+        self.receipt_bytes = None if self.v2 else ReceiptBytes(
+            RECEIPT_TYPE, reveal["date"], reveal["epoch"], ruleset).of
+        self.sheet_of, self.total_of = self.fast.sheet, self.rules.total
+        self.size = len(self.rules.ruleset.categories)
         self.games = 0
         self.signatures = 0
         self.unverified: list[tuple] = []  # (game id, signed bytes, sig) not checked yet
@@ -160,50 +164,40 @@ class _DayAuditor:
             return
         self.seen.add(game_id)
         transcript = game.get("transcript")
-        replayed = self.fast.run(transcript)
-        if replayed is None:  # something differs: the detailed replay names it
+        sheet = self.sheet_of(transcript)
+        if sheet is None:  # something differs: the detailed replay names it
             replayed = replay_checks(transcript, self.stream, scorer=self.rules)
             failed = [c for c in replayed.checks if c.name != "game complete"]
             if failed:
                 self.failures["games replayed"].append(
                     f"game {game_id}: {failed[0].name}: {failed[0].detail}")
+            boxes, encoded = replayed.boxes, safe_canonical(transcript)
+            total = replayed.totals.total
+        else:
+            boxes, extra, encoded = sheet
+            total = self.total_of(boxes, extra)
         finished = game.get("status") == "finished"
-        complete = len(replayed.boxes) == len(self.rules.ruleset.categories)
-        if finished != complete:
+        if finished != (len(boxes) == self.size):
             self.failures["games complete"].append(
                 f"game {game_id}: status {game.get('status')!r} but "
-                f"{len(replayed.boxes)} of {len(self.rules.ruleset.categories)} boxes filled")
+                f"{len(boxes)} of {self.size} boxes filled")
         receipt = game.get("receipt")
         if receipt is None:
             if finished:
                 self.failures["receipts"].append(f"game {game_id}: finished without a receipt")
             return
-        self._audit_receipt(game, receipt, transcript, replayed)
-
-    def _audit_receipt(self, game: Mapping, receipt, transcript, replayed) -> None:
-        """Check a published game's receipt against the game, its replay, and its signature."""
-        game_id = game["id"]
-        message = None if self.receipt_bytes is None else self.receipt_bytes.of(
-            receipt, game_id, game.get("player"))
+        player = game.get("player")
+        message = None if self.receipt_bytes is None else self.receipt_bytes(receipt, game_id,
+                                                                             player)
         if message is None:  # not plainly this game's receipt: the field checks say why
-            problems = field_problems(receipt, receipt_fields(receipt), "receipt")
-            expected = {"type": self.receipt_type, "game": game_id,
-                        "epoch": self.reveal["epoch"], "date": self.reveal["date"],
-                        "ruleset": self.ruleset, "player": game.get("player")}
-            if not problems:
-                problems = [f"{key} {receipt[key]!r} ≠ {value!r}"
-                            for key, value in expected.items() if receipt[key] != value]
-            if problems:
-                self.failures["receipts"].append(f"game {game_id}: {'; '.join(problems)}")
+            message = self._checked_receipt_bytes(receipt, game_id, player)
+            if message is None:
                 return
-            message = unchecked_canonical(unsigned(receipt)).encode("utf-8")
-        encoded = getattr(replayed, "encoded", None) or safe_canonical(transcript)
-        actual = sha256_hex(encoded) if encoded is not None else None
-        if actual != receipt["transcript_sha256"]:
+        digest = None if encoded is None else sha256(encoded).hexdigest()
+        if digest != receipt["transcript_sha256"]:
             self.failures["transcript hashes"].append(
-                f"game {game_id}: SHA-256 of the transcript {actual} ≠ receipt "
+                f"game {game_id}: SHA-256 of the transcript {digest} ≠ receipt "
                 f"transcript_sha256 {receipt['transcript_sha256']}")
-        total = replayed.totals.total
         if total != receipt["total"]:
             self.failures["totals"].append(
                 f"game {game_id}: recomputed {total} ≠ receipt total {receipt['total']}")
@@ -212,10 +206,23 @@ class _DayAuditor:
             if len(self.unverified) >= SIGNATURE_BATCH:
                 self.verify_signatures()
         # v1 trees are ordered by game id, v2 logs by leaf index (the order games finished)
-        order = receipt["index"] if self.receipt_type == RECEIPT_V2_TYPE else game_id
-        self.leaves.append((order, merkle.leaf_hash(message)))
-        self.results.append({"player": game.get("player"), "name": game.get("name"),
-                             "game": game_id, "total": total})
+        self.leaves.append((receipt["index"] if self.v2 else game_id, merkle.leaf_hash(message)))
+        self.results.append((-total, game_id, player, game.get("name")))
+
+    def _checked_receipt_bytes(self, receipt, game_id: str, player) -> bytes | None:
+        """The signed bytes of a receipt the fast path did not write, once the field checks
+        hold; None (the failure kept) when they do not."""
+        problems = field_problems(receipt, receipt_fields(receipt), "receipt")
+        expected = {"type": self.receipt_type, "game": game_id,
+                    "epoch": self.reveal["epoch"], "date": self.reveal["date"],
+                    "ruleset": self.ruleset, "player": player}
+        if not problems:
+            problems = [f"{key} {receipt[key]!r} ≠ {value!r}"
+                        for key, value in expected.items() if receipt[key] != value]
+        if problems:
+            self.failures["receipts"].append(f"game {game_id}: {'; '.join(problems)}")
+            return None
+        return unchecked_canonical(unsigned(receipt)).encode("utf-8")
 
     def verify_signatures(self) -> None:
         """Check the receipt signatures waiting in ``unverified``, in one go."""
@@ -234,9 +241,9 @@ class _DayAuditor:
         if self.unverified:
             self.verify_signatures()
         games, receipts = self.games, len(self.leaves)
-        ordered = sorted(self.leaves, key=lambda item: item[0])
+        ordered = sorted(self.leaves, key=itemgetter(0))
         indexes = [order for order, _ in ordered]
-        if self.receipt_type == RECEIPT_V2_TYPE and indexes != list(range(receipts)):
+        if self.v2 and indexes != list(range(receipts)):
             self.failures["receipts"].append(f"leaf indexes {indexes[:10]} are not "
                                              f"0..{receipts - 1}, each once")
         successes = {
@@ -272,11 +279,10 @@ class _DayAuditor:
 
     def leaderboard(self) -> list[dict]:
         """The finished games ranked by total (ties share a rank, then by game id)."""
-        ranked = sorted(self.results, key=lambda r: (-r["total"], r["game"]))
-        board, rank = [], 0
-        for position, result in enumerate(ranked, 1):
-            if position == 1 or result["total"] != ranked[position - 2]["total"]:
-                rank = position
-            board.append({"rank": rank, **result})
+        board, rank, last = [], 0, None
+        for position, (negated, game_id, player, name) in enumerate(sorted(self.results), 1):
+            if negated != last:
+                rank, last = position, negated
+            board.append({"rank": rank, "player": player, "name": name, "game": game_id,
+                          "total": -negated})
         return board
-

@@ -34,24 +34,16 @@ class ReceiptBytes:
         if type(receipt) is not dict or receipt.keys() != _RECEIPT_KEYS:
             return None
         game, owner, total = receipt["game"], receipt["player"], receipt["total"]
-        digest, epoch = receipt["transcript_sha256"], receipt["epoch"]
+        digest, epoch, sig = receipt["transcript_sha256"], receipt["epoch"], receipt["sig"]
+        kind, date, ruleset = receipt["type"], receipt["date"], receipt["ruleset"]
         if not (type(game) is str and game == game_id and type(owner) is str and owner == player
                 and type(total) is int and type(epoch) is int and epoch == self.epoch
-                and _is_hex(digest, 64) and _is_hex(receipt["sig"], 128)
-                and _is_text(receipt["type"], self.receipt_type)
-                and _is_text(receipt["date"], self.date)
-                and _is_text(receipt["ruleset"], self.ruleset)):
+                and type(digest) is str and len(digest) == 64 and not digest.strip(_HEX_DIGITS)
+                and type(sig) is str and len(sig) == 128 and not sig.strip(_HEX_DIGITS)
+                and type(kind) is str and kind == self.receipt_type
+                and type(date) is str and date == self.date
+                and type(ruleset) is str and ruleset == self.ruleset):
             return None
         return (f'{self._head}{encode_basestring(game)},"player":{encode_basestring(owner)}'
                 f'{self._ruleset}{total},"transcript_sha256":"{digest}{self._tail}'
                 ).encode()
-
-
-def _is_hex(value, digits: int) -> bool:
-    """True when ``value`` is a str of exactly ``digits`` lowercase hex digits."""
-    return type(value) is str and len(value) == digits and not value.strip(_HEX_DIGITS)
-
-
-def _is_text(value, expected: str) -> bool:
-    """True when ``value`` is the str ``expected``."""
-    return type(value) is str and value == expected

@@ -11,10 +11,16 @@ import marshal
 from dataclasses import dataclass
 
 from .. import rules
-from ..game import ROLLS_PER_TURN
 from ..scoring import is_five_of_a_kind
 from .checks import unchecked_canonical
-from .replay import ROLL_KEYS, SCORE_KEYS, CachedRules, SharedStream
+from .replay import (
+    ROLL_KEYS,
+    SCORE_KEYS,
+    CachedRules,
+    SharedStream,
+    rolled,
+    turn_roll_problem,
+)
 
 # marshal version 2 writes no back-references and no interning marks: its bytes are a function
 # of the value alone, and it refuses every type but the exact built-in ones (no bool for an int,
@@ -31,9 +37,10 @@ class FastReplay:
     A transcript's marshal bytes are a list header, then each entry's bytes ``{...0``. Cut at
     every ``0{``, they give one piece per entry; a piece seen before, in the same replay state
     (rolls taken, rolls in the turn, dice), is the same entry (marshal's bytes decode to one
-    value only), so its step (the next state, the entry's canonical JSON, what it scores) is
-    looked up. A new piece is read once from its entry, after checking that the entry encodes
-    to exactly that piece: its keys and types, its canonical JSON, the box it fills. A new
+    value only), so its step (the next state, the box it fills) is looked up, and its
+    canonical JSON, which does not depend on the state. A new piece is read once from its
+    entry, after checking that the entry encodes to exactly that piece: its keys and types,
+    its canonical JSON, the box it fills. A new
     step is then checked by the detailed replay's rules, the stream's dice with the holds or
     the box's points, in that state. Anything the rules do not give returns None, and the
     caller runs ``replay_checks`` to name the wrong entry.
@@ -52,10 +59,20 @@ class FastReplay:
         self._nodes: dict[tuple, _Node] = {}
         self._texts: dict[bytes, bytes] = {}  # piece -> its entry's canonical JSON
         self._entries: dict[bytes, tuple | None] = {}  # piece -> what it says (``_read``)
+        self._text_of = self._texts.__getitem__
         self.start = self._node((0, 0, None))
 
     def run(self, transcript) -> "FastReplayed | None":
         """The replay's outcome when every entry is exactly what the rules give, else None."""
+        sheet = self.sheet(transcript)
+        if sheet is None:
+            return None
+        boxes, extra, encoded = sheet
+        return FastReplayed(boxes, self.scorer.totals(boxes, extra), encoded)
+
+    def sheet(self, transcript) -> tuple[dict, int, bytes] | None:
+        """(boxes, extra bonus, the transcript's canonical bytes) when every entry is exactly
+        what the rules give, else None: ``run`` without building the breakdown."""
         try:
             encoded = marshal.dumps(transcript, MARSHAL_VERSION)
         except ValueError:  # not plain JSON values: the detailed replay decides
@@ -63,29 +80,49 @@ class FastReplay:
         pieces = _pieces(encoded)
         if pieces is None:
             return None
-        node, boxes, extra, texts, scorer = self.start, {}, 0, [], self.scorer
+        node, filled = self.start, []
+        fill = filled.append
         for piece, entry in zip(pieces, transcript, strict=True):
             step = node.get(piece) or self._learn(node, piece, entry)
             if step is None:
                 return None
-            node, text, score = step
-            texts.append(text)
-            if score is not None:
-                category, points, bonus, five, first_roll, as_if_empty = score
+            node, box = step
+            if box is not None:
+                fill(box)
+        try:
+            boxes, extra = dict(filled), 0
+        except ValueError:  # a five of a kind's box is a longer tuple: the sheet may matter
+            sheet = self._sheet_with_fives(filled)
+            if sheet is None:
+                return None
+            boxes, extra = sheet
+        if len(boxes) != len(filled) or (len(boxes) == self.size and node.state[1]):
+            return None  # a box filled twice, or a roll after the last box
+        return boxes, extra, b"[" + b",".join(map(self._text_of, pieces)) + b"]"
+
+    def _sheet_with_fives(self, filled: list) -> tuple[dict, int] | None:
+        """(boxes, extra bonus) of boxes filled in order, some of them by five of a kind: each
+        of those is checked on the sheet as it then stood (the Joker rule, the extra bonus);
+        None when one is not what the rules give."""
+        boxes, extra, scorer = {}, 0, self.scorer
+        for box in filled:
+            if len(box) == 2:
+                category, points = box
+                bonus = 0
+            else:
+                category, points, bonus, five, first_roll, as_if_empty = box
                 if category in boxes:
                     return None
-                if five is not None and scorer.sheet_matters(five, boxes):
+                if scorer.sheet_matters(five, boxes):
                     if (scorer.allowed(category, five, boxes) is not None
                             or points != scorer.points(category, five, boxes, first_roll)
                             or bonus != scorer.bonus(five, boxes, category)):
                         return None
                 elif not as_if_empty:  # what the box scores on any sheet is not what it says
                     return None
-                boxes[category] = points
-                extra += bonus
-        if len(boxes) == self.size and node.state[1]:  # rolled after the last box
-            return None
-        return FastReplayed(boxes, scorer.totals(boxes, extra), b"[" + b",".join(texts) + b"]")
+            boxes[category] = points
+            extra += bonus
+        return boxes, extra
 
     def _node(self, state: tuple) -> "_Node":
         """The one node of a replay state (rolls taken, rolls in the turn, dice or None)."""
@@ -95,10 +132,11 @@ class FastReplay:
         return node
 
     def _learn(self, node: "_Node", piece: bytes, entry) -> tuple | None:
-        """The step the entry encoded by ``piece`` makes from ``node`` (the next node, the
-        entry's canonical JSON, the box it fills), kept under ``piece``; None when ``piece``
-        is not a well-formed entry's exact encoding or the rules do not allow that entry there
-        (``ReplayState.roll``'s and ``.score``'s checks)."""
+        """The step the entry encoded by ``piece`` makes from ``node`` (the next node; the box
+        it fills: (box, points), or on five of a kind what ``_sheet_with_fives`` checks), kept
+        under ``piece``; None when ``piece`` is not a well-formed entry's exact encoding or the
+        rules do not allow that entry there: the detailed replay's own ``turn_roll_problem``
+        and ``rolled`` for a roll, its scorer for a box."""
         read = self._entries.get(piece, _UNSEEN)
         if read is _UNSEEN:
             read = self._entries[piece] = self._read(piece, entry)
@@ -107,25 +145,24 @@ class FastReplay:
         taken, in_turn, dice = node.state
         if read[0] == "roll":
             _, hold, recorded = read
-            if taken >= len(self.stream.rolls) or in_turn >= ROLLS_PER_TURN or (
-                    dice is None and any(hold)):
-                return None
-            drawn, current = self.stream.rolls[taken], dice or (0,) * 5
-            if recorded != tuple(current[p] if hold[p] else drawn[p] for p in range(5)):
+            if taken >= len(self.stream.rolls) or turn_roll_problem(in_turn, dice, hold) \
+                    or recorded != rolled(self.stream.rolls[taken], dice, hold):
                 return None
             after, score = (taken + 1, in_turn + 1, recorded), None
         else:  # five of a kind may score otherwise once the sheet matters: checked per game
             _, category, points, bonus = read
             if dice is None:
                 return None
-            as_if_empty = (points == self.scorer.points(category, dice, {}, in_turn == 1)
-                           and bonus == self.scorer.bonus(dice, {}, category))
+            # on an empty sheet no box pays an extra bonus
+            as_if_empty = bonus == 0 and points == self.scorer.points_anywhere(
+                category, dice, in_turn == 1)
             if not (node.five or as_if_empty):
                 return None
             after = (taken, 0, None)
-            score = (category, points, bonus, dice if node.five else None, in_turn == 1,
-                     as_if_empty)
-        step = node[piece] = (self._node(after), self._texts[piece], score)
+            # off five of a kind the box scores the same on every sheet, and bonus is 0
+            score = (category, points, bonus, dice, in_turn == 1, as_if_empty) if node.five \
+                else (category, points)
+        step = node[piece] = (self._node(after), score)
         return step
 
     def _read(self, piece: bytes, entry) -> tuple | None:

@@ -78,6 +78,25 @@ def replay_checks(transcript, stream: DiceStream | SharedStream, explain: bool =
     return state.result()
 
 
+def rolled(drawn: tuple, dice: tuple | None, hold) -> tuple:
+    """The five dice a roll leaves: the stream's ``drawn`` dice, except where ``hold`` keeps
+    the turn's current ``dice`` (None before its first roll, when nothing may be held)."""
+    if dice is None:
+        return tuple(drawn)
+    return tuple([die if held else new for held, die, new in zip(hold, dice, drawn,
+                                                                   strict=True)])
+
+
+def turn_roll_problem(rolls_in_turn: int, dice: tuple | None, hold) -> str | None:
+    """Why a roll with five true/false ``hold`` flags may not be taken at this point of the
+    turn (``rolls_in_turn`` rolls so far, its current ``dice``), or None."""
+    if rolls_in_turn >= ROLLS_PER_TURN:
+        return f"no rolls left: a turn has {ROLLS_PER_TURN} rolls"
+    if dice is None and any(hold):
+        return f"hold {hold_text(hold)} on a turn's first roll (nothing can be held yet)"
+    return None
+
+
 class CachedRules:
     """The core's scoring of one sheet, cached per (box, dice as a multiset, first roll): at
     most 252 multisets of five dice, and the same dice recur all day.
@@ -105,6 +124,11 @@ class CachedRules:
         if self.sheet_matters(dice, boxes):
             return rules.score_of_valid(self.ruleset, self.ruleset.category(category), dice,
                                         boxes, first_roll)
+        return self.points_anywhere(category, dice, first_roll)
+
+    def points_anywhere(self, category: str, dice: tuple, first_roll: bool) -> int:
+        """What ``dice`` score in ``category`` on a sheet where they do not make it matter
+        (``sheet_matters`` is False, as on an empty sheet): cached per dice multiset."""
         key = (category, tuple(sorted(dice)), first_roll)  # the order of the dice is moot
         if key not in self._points:
             self._points[key] = rules.score(self.ruleset.id, category, dice, None, first_roll)
@@ -127,6 +151,14 @@ class CachedRules:
     def joker(self, dice: tuple, boxes: Mapping) -> bool:
         """True when the forced Joker rule applies to these dice on this sheet."""
         return rules.joker_applies(self.ruleset, dice, boxes)
+
+    def total(self, boxes: Mapping, extra_bonus_points: int) -> int:
+        """The grand total of ``totals``, without building the breakdown."""
+        if self.ruleset.columns > 1:
+            return self.totals(boxes, extra_bonus_points).total
+        upper = sum(map(boxes.get, self._upper, self._zeros))
+        bonus = self.ruleset.upper_bonus if upper >= UPPER_BONUS_THRESHOLD else 0
+        return sum(boxes.values()) + bonus + extra_bonus_points
 
     def totals(self, boxes: Mapping, extra_bonus_points: int) -> rules.Totals:
         """``rules.totals`` for a sheet whose boxes are known valid, without re-validating."""
@@ -178,8 +210,7 @@ class ReplayState:
             self.fail(name, f"action {index}: {problem}")
             return
         drawn = stream.roll(self.rolls_taken)
-        current = self.dice or (0,) * 5
-        dice = tuple(current[p] if hold[p] else drawn[p] for p in range(5))
+        dice = rolled(drawn, self.dice, hold)
         recorded = entry["dice"]
         exact = (isinstance(recorded, list | tuple) and len(recorded) == 5
                  and all(type(d) is int for d in recorded) and tuple(recorded) == dice)
@@ -203,11 +234,7 @@ class ReplayState:
             return f"hold {hold!r} is not five true/false values"
         if self.finished:
             return "the game is over: every box is filled"
-        if self.rolls_in_turn >= ROLLS_PER_TURN:
-            return f"no rolls left: a turn has {ROLLS_PER_TURN} rolls"
-        if self.dice is None and any(hold):
-            return f"hold {hold_text(hold)} on a turn's first roll (nothing can be held yet)"
-        return None
+        return turn_roll_problem(self.rolls_in_turn, self.dice, hold)
 
     def score(self, index: int, entry: Mapping, scorer: CachedRules) -> None:
         """Check a score entry; when legal, fill the box with what the rules give."""

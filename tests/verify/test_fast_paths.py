@@ -82,3 +82,14 @@ def test_receipt_bytes_are_its_canonical_json(standalone, game, player, total, d
         assert core.of(forged, game, player) is None is script(forged, game, player), key
     missing = {k: v for k, v in receipt.items() if k != "sig"}
     assert core.of(missing, game, player) is None is script(missing, game, player)
+
+
+def test_an_empty_transcript_first_of_its_day(standalone):
+    """A game with no action yet, the first of its day (nothing learnt), replays to an empty
+    sheet and the bytes ``[]`` on both fast paths."""
+    stream = audit.SharedStream(DiceStream(bytes(32), DATE, "yahtzee"))
+    rolls = [list(stream.roll(n)) for n in range(3 * len(RULESETS["yahtzee"].categories))]
+    replayed = audit.FastReplay(stream, audit.CachedRules("yahtzee")).run([])
+    assert replayed.boxes == {} and replayed.encoded == b"[]"
+    sheet, encoded = standalone.fast_replay([], "yahtzee", rolls, {})
+    assert sheet.boxes == {} and encoded == b"[]"
