@@ -9,10 +9,11 @@ loses nothing. The stream id is the SSE ``id:``: a browser that reconnects sends
 renewed with each event) and keeps at most ``MAX_EVENTS`` (more than any table makes), so it is
 one key of one hash slot and works on Redis Cluster as is.
 
-An action's events are written by ``publish_turn``: one script on the table's hash tag that
-also times the turn the action hands over (the table's ``turn`` and ``deadline``, as
-``TableStore.time_turn`` does) and writes each event's ``seconds_left`` from that deadline, so
-an action costs its compare-and-set on the match and this one round trip.
+A table's turn is timed only by ``publish_turn``: one script on the table's hash tag that
+times the turn an action (or the start) hands over, unless it is timed already (the table's
+``turn`` and ``deadline``: the first writer's deadline stands), and writes that action's events,
+each with its ``seconds_left`` from that deadline; so an action costs its compare-and-set on
+the match and this one round trip.
 """
 
 import json
