@@ -5,9 +5,10 @@ appended with XADD to the Redis stream ``{t:<table>}:events``. Every watcher, in
 gunicorn worker or machine, reads it with XREAD BLOCK from the last id it has: Redis wakes each
 blocked reader as an event lands, so nothing is fanned out in a process and a worker that dies
 loses nothing. The stream id is the SSE ``id:``: a browser that reconnects sends it back as
-``Last-Event-ID`` and reads on from there. The stream lives as long as its table (its expiry is
-renewed with each event) and keeps at most ``MAX_EVENTS`` (more than any table makes), so it is
-one key of one hash slot and works on Redis Cluster as is.
+``Last-Event-ID`` and reads on from there. The stream lives ``EVENT_TTL_SECONDS`` (a day) past
+its latest event (its expiry is renewed with each; the table itself, eight days) and keeps at most
+``MAX_EVENTS`` (more than any table makes), so it is one key of one hash slot and works on
+Redis Cluster as is.
 
 A table's turn is timed only by ``publish_turn``: one script on the table's hash tag that
 times the turn an action (or the start) hands over, unless it is timed already (the table's

@@ -11,8 +11,8 @@ being timed.
 - ``{t:<id>}:events``, the table's event stream (app/push/channel.py);
 - ``{tc:<CODE>}``, the short code → the table id.
 
-A table and its events live ``TABLE_TTL_SECONDS`` past their last change; the match keeps its
-own lifetime (app/storage/matches.py).
+A table lives ``TABLE_TTL_SECONDS`` past its last change, its events a day past the latest
+(app/push/channel.py); the match keeps its own lifetime (app/storage/matches.py).
 """
 
 import json
