@@ -208,8 +208,7 @@ def events(table: str):
 
     # Each response lasts from 3/4 of the configured time to all of it: streams opened
     # together (a deploy, a table's seats) reconnect spread out, not in one wave.
-    seconds = float(current_app.config.get("TABLE_STREAM_SECONDS", MAX_SECONDS)) * \
-        random.uniform(STREAM_SPREAD, 1.0)
+    configured = float(current_app.config.get("TABLE_STREAM_SECONDS", MAX_SECONDS))
     stream = table_events(tables().channel, found.id, request.headers.get("Last-Event-ID"),
-                          snapshot, max_seconds=seconds)
+                          snapshot, max_seconds=configured * random.uniform(STREAM_SPREAD, 1.0))
     return Response(stream_with_context(stream), mimetype="text/event-stream", headers=HEADERS)
