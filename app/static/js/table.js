@@ -92,22 +92,26 @@ function applyEntry(played, entry, rounds) {
   return true;
 }
 
-// An `actions` event of the match being played: the actions this page has not seen yet, the
-// totals, the turn and the clock. False when it cannot be applied (no match held, a gap before
+// An `actions` event of the match being played: the actions this page has not seen yet (on
+// their seats, and their transcripts and the play order where held), the totals, the turn and
+// the clock. False when it cannot be applied (no match held, a gap before
 // it, an unknown entry): the caller then asks for the whole table.
 function applyActions(data) {
   const match = table?.match;
   if (!match || match.status !== "playing" || data.from > match.next_action) return false;
   if (data.to <= match.next_action) return true; // seen already (a snapshot or our answer)
   const seats = structuredClone(match.seats);
+  const order = match.order ? [...match.order] : undefined; // absent from an action's answer
   for (const { seat, entry } of data.actions.slice(match.next_action - data.from)) {
     if (!seats[seat] || !applyEntry(seats[seat], entry, match.rounds)) return false;
+    seats[seat].transcript?.push(entry);
+    order?.push(seat);
   }
   seats.forEach((played, index) => {
     played.totals = { total: data.totals[index] }; // the event's; the page shows no other
   });
   if (match.turn !== data.turn) hold = [false, false, false, false, false];
-  table.match = { ...match, seats, turn: data.turn, next_action: data.to, play: null,
+  table.match = { ...match, seats, order, turn: data.turn, next_action: data.to, play: null,
     you: table.you.includes(data.turn) ? data.turn : (table.you[0] ?? null) };
   setDeadline(data.seconds_left);
   return !(myTurn() && seats[data.turn].dice && acting === 0); // our roll's answer brings them
