@@ -341,9 +341,10 @@ class TableService:
                 "totals": [game.totals().total for game in match.games],
                 **turn_fields(match)}, True))
         if match.status != PLAYING:
+            ranks = match.ranks()
             events.append((END_KIND, {
-                "status": match.status, "ranks": match.ranks(),
-                "winners": [i for i, rank in enumerate(match.ranks()) if rank == 1]}, False))
+                "status": match.status, "ranks": ranks,
+                "winners": [seat for seat, rank in enumerate(ranks) if rank == 1]}, False))
         return self._time_and_publish(table, match, events,
                                       match.record.version if events else None, by)
 
