@@ -23,7 +23,7 @@ from app.play.matches import (
 from app.play.tables import KIND as TABLE_KIND
 from app.play.views import _restriction
 from app.services import services
-from fairness import get_ruleset
+from fairness import Game, get_ruleset
 from strategy import TablesNotReady
 
 bp = Blueprint("matches", __name__, url_prefix="/api/v1")
@@ -50,6 +50,16 @@ def seat_json(match: Match, index: int, transcript: bool = True) -> dict:
     return shown
 
 
+def play_of(game: Game, lang: str) -> dict | None:
+    """What the seat whose turn it is may do with ``game``'s dice: the boxes allowed, what
+    each would score, the rules' restriction; None before its first roll."""
+    if game.dice is None:
+        return None
+    placement = game.placement()
+    return {"allowed": list(placement.allowed), "previews": game.previews(),
+            "restriction": _restriction(placement, lang)}
+
+
 def match_state(match: Match, pseudonym: str | None, lang: str,
                 transcripts: bool = True) -> dict:
     """A match as the API shows it to the caller: its seats, whose turn it is, what the
@@ -58,11 +68,7 @@ def match_state(match: Match, pseudonym: str | None, lang: str,
     the play order (``order``): a table's answer to an action, whose events carry them."""
     you = match.seat_of(pseudonym)
     turn = match.turn_seat if match.status == PLAYING else None
-    play = None
-    if turn is not None and turn == you and match.games[you].dice is not None:
-        placement = match.games[you].placement()
-        play = {"allowed": list(placement.allowed), "previews": match.games[you].previews(),
-                "restriction": _restriction(placement, lang)}
+    play = play_of(match.games[you], lang) if turn is not None and turn == you else None
     fields = match.record.fields
     ended = match.status != PLAYING
     state = {

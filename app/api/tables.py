@@ -11,7 +11,7 @@ import re
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from app.api.errors import ApiError
-from app.api.matches import match_state
+from app.api.matches import match_state, play_of
 from app.api.routes import action_number, json_body, language, site_url, text_field
 from app.play import players
 from app.play.games import Roll, Score, parse_hold
@@ -23,7 +23,6 @@ from app.play.tables import (
     public_seats,
     table_not_found,
 )
-from app.play.views import _restriction
 from app.push.sse import HEADERS, MAX_SECONDS, table_events
 from app.services import services
 from app.storage.tables import TableRecord
@@ -88,13 +87,7 @@ def seat_state(match: Match, held: list[int], pseudonym: str | None, lang: str,
     turn = state["turn"]
     if turn is None or turn not in held or state["you"] == turn:
         return state
-    game = match.games[turn]
-    play = None
-    if game.dice is not None:
-        placement = game.placement()
-        play = {"allowed": list(placement.allowed), "previews": game.previews(),
-                "restriction": _restriction(placement, lang)}
-    return {**state, "you": turn, "play": play}
+    return {**state, "you": turn, "play": play_of(match.games[turn], lang)}
 
 
 def answer(table_id_: str, status: int = 200,
@@ -215,8 +208,7 @@ def events(table: str):
 
     # Each response lasts from 3/4 of the configured time to all of it: streams opened
     # together (a deploy, a table's seats) reconnect spread out, not in one wave.
-    seconds = float(current_app.config.get("TABLE_STREAM_SECONDS", MAX_SECONDS)) * \
-        random.uniform(STREAM_SPREAD, 1.0)
+    configured = float(current_app.config.get("TABLE_STREAM_SECONDS", MAX_SECONDS))
     stream = table_events(tables().channel, found.id, request.headers.get("Last-Event-ID"),
-                          snapshot, max_seconds=seconds)
+                          snapshot, max_seconds=configured * random.uniform(STREAM_SPREAD, 1.0))
     return Response(stream_with_context(stream), mimetype="text/event-stream", headers=HEADERS)

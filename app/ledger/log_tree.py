@@ -39,19 +39,8 @@ class GrownTree:
 
     def consistency(self) -> list[bytes]:
         """RFC 9162's consistency proof from the old tree to the grown one."""
-        if self.old_size in (0, self.size):
-            return []
-        return self._subproof(self.old_size, 0, self.size, True)
-
-    def _subproof(self, m: int, start: int, end: int, whole: bool) -> list[bytes]:
-        """SUBPROOF(m, D[start:end], whole) of RFC 9162 section 2.1.4.1."""
-        n = end - start
-        if m == n:
-            return [] if whole else [self._node(start, end)]
-        k = 1 << ((n - 1).bit_length() - 1)
-        if m <= k:
-            return self._subproof(m, start, start + k, whole) + [self._node(start + k, end)]
-        return self._subproof(m - k, start + k, end, False) + [self._node(start, start + k)]
+        return [self._node(start, end)
+                for start, end in consistency_ranges(self.old_size, self.size)]
 
     def _node(self, start: int, end: int) -> bytes:
         """The hash of the subtree over leaves ``start`` to ``end`` (excluded)."""
@@ -92,8 +81,7 @@ def new_subtrees(old_size: int, old_edge: Sequence[bytes],
     their hashes)``; the subtree at ``position`` of ``level`` covers leaves ``position *
     2^level`` to ``(position + 1) * 2^level``. Each is one hash of two from the level below,
     whose left one is, if old, the old edge's node of that level."""
-    edge = {end - start: node for (start, end), node in zip(edge_ranges(old_size), old_edge,
-                                                              strict=True)}
+    edge = {end - start: node for (start, end), node in edge_nodes(old_size, old_edge).items()}
     size = old_size + len(new_leaves)
     levels = [(old_size, list(new_leaves))]
     level = 1
@@ -196,9 +184,9 @@ class ProofNodes:
     def _fold(self, start: int) -> bytes:
         """The hash of leaves ``start`` to the end: the edge's nodes from ``start``, folded
         from the right as RFC 9162 splits a tree."""
-        nodes = [node for (first, _), node in self._edge.items() if first >= start]
-        if not nodes or min(first for first, _ in self._edge if first >= start) != start:
+        if not any(first == start for first, _ in self._edge):
             raise ValueError(f"leaf {start} does not begin a node of the edge of {self.size}")
+        nodes = [node for (first, _), node in self._edge.items() if first >= start]
         folded = nodes[-1]
         for node in reversed(nodes[:-1]):
             folded = merkle.node_hash(node, folded)

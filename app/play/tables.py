@@ -108,10 +108,18 @@ def parse_seats(specs, creator_name: str, creator_seed: str,
     return seats
 
 
+def turn_fields(match: Match) -> dict:
+    """Whose turn it is (``turn``, the seat: None once the match is over), its ``round`` and
+    the match's ``status``: part of every event of the match."""
+    seat = match.turn_seat if match.status == PLAYING else None
+    return {"turn": seat, "round": None if seat is None else len(match.games[seat].boxes) + 1,
+            "status": match.status}
+
+
 def turn_of(match: Match) -> str | None:
     """The turn being played, ``<seat>:<round>``, or None once the match is over."""
-    seat = match.turn_seat if match.status == PLAYING else None
-    return None if seat is None else f"{seat}:{len(match.games[seat].boxes) + 1}"
+    fields = turn_fields(match)
+    return None if fields["turn"] is None else f"{fields['turn']}:{fields['round']}"
 
 
 def new_code() -> str:
@@ -215,9 +223,9 @@ class TableService:
             client_seeds=[seat["client_seed"] for seat in seats])
         if not self.store.update(table, {"status": PLAYING, "match": match.id}):
             return self.matches.get(self.get(table_id).match)  # started meanwhile
-        deadline = self._time_turn(table_id, table.clock, match)
-        self.channel.publish(table_id, "started", {"match": match.id, **self._turn(match,
-                                                                                   deadline)})
+        self._time_and_publish(table, match, [("started", {"match": match.id,
+                                                           **turn_fields(match)}, True)],
+                               None, BY_PLAYER)
         return match
 
     # Playing
@@ -264,7 +272,7 @@ class TableService:
                 self.clock.disarm(table_id)
                 return
             if turn != table.fields.get("turn"):
-                self._time_turn(table_id, table.clock, match)
+                self._time_and_publish(table, match, [], None, BY_CLOCK)
                 return
             if self.clock.now() < table.deadline:
                 self.clock.arm(table_id, table.deadline)
@@ -321,54 +329,40 @@ class TableService:
                 self._playing_tables.popitem(last=False)
         return table
 
-    def _time_turn(self, table_id: str, clock_seconds: int, match: Match) -> float | None:
-        """Time the match's current turn (unless timed already) and index its deadline; the
-        deadline, or None with no clock or at the end. Bots left due (their strategy table was
-        loading) are indexed BOTS_RETRY_SECONDS ahead, clock or not, for the runner to play."""
-        turn = turn_of(match)
-        if turn is not None and match.seats[match.turn_seat].kind == BOT:
-            self.clock.arm(table_id, self.clock.now() + BOTS_RETRY_SECONDS)
-            return None
-        if not clock_seconds or turn is None:
-            self.clock.disarm(table_id)
-            return None
-        deadline = self.store.time_turn(table_id, turn, self.clock.now() + clock_seconds)
-        if deadline is not None:
-            self.clock.arm(table_id, deadline)
-        return deadline
-
-    def _turn(self, match: Match, deadline: float | None) -> dict:
-        """Whose turn it is and how long it has: part of every event."""
-        seat = match.turn_seat if match.status == PLAYING else None
-        return {"turn": seat, "round": None if seat is None else len(match.games[seat].boxes) + 1,
-                "seconds_left": None if deadline is None else
-                max(0.0, round(deadline - self.clock.now(), 3)),
-                "status": match.status}
-
     def _published(self, table: TableRecord, before: int, match: Match,
                    by: str) -> float | None:
-        """Time the next turn and publish the actions from ``before`` on (and the end) in one
-        script on the table's keys, then keep the turn clock's index in step (a write only
-        when the turn is new, the table ends, or bots are left due); the turn's deadline."""
+        """Time the next turn and publish the actions from ``before`` on (and the end); the
+        turn's deadline."""
+        events = []
+        actions = [action.to_json() for action in match.record.log[before:]]
+        if actions or match.status != PLAYING:
+            events.append(("actions", {
+                "from": before, "to": match.record.version, "by": by, "actions": actions,
+                "totals": [game.totals().total for game in match.games],
+                **turn_fields(match)}, True))
+        if match.status != PLAYING:
+            ranks = match.ranks()
+            events.append((END_KIND, {
+                "status": match.status, "ranks": ranks,
+                "winners": [seat for seat, rank in enumerate(ranks) if rank == 1]}, False))
+        return self._time_and_publish(table, match, events,
+                                      match.record.version if events else None, by)
+
+    def _time_and_publish(self, table: TableRecord, match: Match,
+                          events: Sequence[tuple[str, Mapping, bool]], version: int | None,
+                          by: str) -> float | None:
+        """Time the match's turn (unless timed already) and publish ``events`` (as
+        ``TableChannel.publish_turn`` takes them) in one script on the table's keys, then keep
+        the turn clock's index in step (a write only when the turn is new, the table ends, or
+        bots are left due: those, their strategy table loading, are indexed BOTS_RETRY_SECONDS
+        ahead, clock or not, for the runner to play); the turn's deadline, None when none is
+        timed."""
         now = self.clock.now()
         turn = turn_of(match)
         bots_due = turn is not None and match.seats[match.turn_seat].kind == BOT
         timed = turn if table.clock and turn is not None and not bots_due else None
-        events = []
-        actions = [action.to_json() for action in match.record.log[before:]]
-        if actions or match.status != PLAYING:
-            seat = match.turn_seat if match.status == PLAYING else None
-            events.append(("actions", {
-                "from": before, "to": match.record.version, "by": by, "actions": actions,
-                "totals": [game.totals().total for game in match.games], "turn": seat,
-                "round": None if seat is None else len(match.games[seat].boxes) + 1,
-                "status": match.status}, True))
-        if match.status != PLAYING:
-            events.append((END_KIND, {
-                "status": match.status, "ranks": match.ranks(),
-                "winners": [i for i, rank in enumerate(match.ranks()) if rank == 1]}, False))
         published = self.channel.publish_turn(table.id, timed, now + table.clock, now, events,
-                                              match.record.version if events else None)
+                                              version)
         if bots_due:
             self.clock.arm(table.id, now + BOTS_RETRY_SECONDS)
         elif timed is not None and published.timed:

@@ -5,14 +5,16 @@ appended with XADD to the Redis stream ``{t:<table>}:events``. Every watcher, in
 gunicorn worker or machine, reads it with XREAD BLOCK from the last id it has: Redis wakes each
 blocked reader as an event lands, so nothing is fanned out in a process and a worker that dies
 loses nothing. The stream id is the SSE ``id:``: a browser that reconnects sends it back as
-``Last-Event-ID`` and reads on from there. The stream lives as long as its table (its expiry is
-renewed with each event) and keeps at most ``MAX_EVENTS`` (more than any table makes), so it is
-one key of one hash slot and works on Redis Cluster as is.
+``Last-Event-ID`` and reads on from there. The stream lives ``EVENT_TTL_SECONDS`` (a day) past
+its latest event (its expiry is renewed with each; the table itself, eight days) and keeps at most
+``MAX_EVENTS`` (more than any table makes), so it is one key of one hash slot and works on
+Redis Cluster as is.
 
-An action's events are written by ``publish_turn``: one script on the table's hash tag that
-also times the turn the action hands over (the table's ``turn`` and ``deadline``, as
-``TableStore.time_turn`` does) and writes each event's ``seconds_left`` from that deadline, so
-an action costs its compare-and-set on the match and this one round trip.
+A table's turn is timed only by ``publish_turn``: one script on the table's hash tag that
+times the turn an action (or the start) hands over, unless it is timed already (the table's
+``turn`` and ``deadline``: the first writer's deadline stands), and writes that action's events,
+each with its ``seconds_left`` from that deadline; so an action costs its compare-and-set on
+the match and this one round trip.
 """
 
 import json

@@ -6,12 +6,13 @@ being timed.
   "client_seed"}``; an open human seat has a null player), ``status`` (``waiting``, then
   ``playing`` with ``match`` set), ``created_at``, ``version`` (every lobby change is one
   compare-and-set on it) and, once playing, ``turn`` (``<seat>:<round>`` being timed) and
-  ``deadline`` (Unix seconds);
+  ``deadline`` (Unix seconds), written with the events that hand the turn over by the
+  channel's script (app/push/channel.py);
 - ``{t:<id>}:events``, the table's event stream (app/push/channel.py);
 - ``{tc:<CODE>}``, the short code → the table id.
 
-A table and its events live ``TABLE_TTL_SECONDS`` past their last change; the match keeps its
-own lifetime (app/storage/matches.py).
+A table lives ``TABLE_TTL_SECONDS`` past its last change, its events a day past the latest
+(app/push/channel.py); the match keeps its own lifetime (app/storage/matches.py).
 """
 
 import json
@@ -27,16 +28,6 @@ redis.call('HSET', KEYS[1], unpack(ARGV, 3))
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1
-"""
-
-# ARGV: turn, deadline, ttl. Sets the timed turn unless it is that turn already; the deadline.
-_TIME_TURN = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-if redis.call('HGET', KEYS[1], 'turn') ~= ARGV[1] then
-  redis.call('HSET', KEYS[1], 'turn', ARGV[1], 'deadline', ARGV[2])
-  redis.call('EXPIRE', KEYS[1], ARGV[3])
-end
-return redis.call('HGET', KEYS[1], 'deadline')
 """
 
 
@@ -97,7 +88,6 @@ class TableStore:
         self.client = client
         self.ttl_seconds = ttl_seconds
         self._update = client.register_script(_UPDATE)
-        self._time_turn = client.register_script(_TIME_TURN)
 
     def create(self, table_id: str, code: str, fields: Mapping[str, str]) -> bool:
         """Store a new table under ``code`` (False if the code is taken: nothing written).
@@ -127,10 +117,3 @@ class TableStore:
         flat = [item for pair in fields.items() for item in pair]
         return self._update(keys=[table_key(table.id)],
                             args=[table.version, self.ttl_seconds, *flat]) == 1
-
-    def time_turn(self, table_id: str, turn: str, deadline: float) -> float | None:
-        """Time ``turn`` until ``deadline`` unless it is timed already; the turn's deadline
-        as stored (the first writer's), or None if the table is gone."""
-        stored = self._time_turn(keys=[table_key(table_id)],
-                                 args=[turn, repr(deadline), self.ttl_seconds])
-        return None if stored is None else float(stored)

@@ -1,5 +1,6 @@
 """Browser fixtures: one system Chromium per session (Playwright, sync API), one live
-``yacht-daily serve`` per module, and a fresh browser context (one player) per test.
+``yacht-daily serve`` per module (one for all the tables' pages), and a fresh browser context
+(one player) per test.
 
 Without /usr/bin/chromium the browser tests skip with a clear message, except under CI
 (``CI=true``), where a missing browser is a failure.
@@ -52,6 +53,17 @@ def web_server(request, make_live_server):
     module that sets ``DAY_FORMAT = "2"`` gets one starting its dates in v2 (the day's log)."""
     day_format = getattr(request.module, "DAY_FORMAT", None)
     server = make_live_server(workers=2, **({"day_format": day_format} if day_format else {}))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def table_server(make_live_server):
+    """One live server for the tables' pages (tests/web/table_page.py), shared by their
+    modules: its boot, the strategy tables' loading in each worker, is most of their time."""
+    from .table_page import start_table_server
+
+    server = start_table_server(make_live_server)
     yield server
     server.stop()
 

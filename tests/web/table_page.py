@@ -30,7 +30,8 @@ def open_page(browser, server, path: str):
 
 def create_table(page, ruleset: str, kinds: list[str], clock: int, name: str = "Ann") -> None:
     """The creator's form on /tables/new: ``name``, the sheet, one other seat per entry of
-    ``kinds`` ("human", "here" or "bot:<level>"), the turn clock in seconds (0: none)."""
+    ``kinds`` ("human", "here" — named "Hand <row>" — or "bot:<level>"), the turn clock in
+    seconds (0: none)."""
     expect(page.locator("[data-client-seed]")).not_to_have_value("")  # the script runs
     page.fill("[data-name]", name)
     page.select_option("[data-ruleset]", ruleset)
@@ -38,6 +39,8 @@ def create_table(page, ruleset: str, kinds: list[str], clock: int, name: str = "
         page.click("[data-add-seat]")
     for row, kind in enumerate(kinds, start=1):
         page.select_option(f"[data-seat-row='{row}'] [data-seat-kind]", kind)
+        if kind == "here":
+            page.fill(f"[data-seat-row='{row}'] [data-seat-name]", f"Hand {row}")
     page.fill("[data-clock]", str(clock))
     page.click("[data-create]")
     page.wait_for_url(re.compile(r"/tables/[0-9a-f]{32}$"))

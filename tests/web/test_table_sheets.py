@@ -14,7 +14,6 @@ from .table_page import (
     open_page,
     play_if_my_turn,
     ranks_text,
-    start_table_server,
     verify_every_seat,
 )
 
@@ -23,17 +22,9 @@ REVIEW_MS = 30_000
 REVIEW_LINE = re.compile(r"^Coach: (\d+\.\d) expected points given away$")
 
 
-@pytest.fixture(scope="module")
-def server(make_live_server):
-    """A live server for this module's tables, serving the new-table form."""
-    live = start_table_server(make_live_server)
-    yield live
-    live.stop()
-
-
 @pytest.mark.parametrize("ruleset", ["yatzy", "generala", "yahtzee-triple"])
-def test_a_whole_table_with_a_bot_ends_reviewed_and_verified(browser, server, ruleset):
-    context, page = open_page(browser, server, "/tables/new")
+def test_a_whole_table_with_a_bot_ends_reviewed_and_verified(browser, table_server, ruleset):
+    context, page = open_page(browser, table_server, "/tables/new")
     create_table(page, ruleset, ["bot:perfect"], clock=0)
     table_id = page.url.rsplit("/", 1)[1]
     page.click("[data-start]")

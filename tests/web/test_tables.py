@@ -5,15 +5,12 @@ the same ranks and "Verify the rolls" is ✓ for every seat."""
 
 import time
 
-import pytest
-
 from .table_page import (
     create_table,
     join,
     open_page,
     play_if_my_turn,
     ranks_text,
-    start_table_server,
     verify_every_seat,
 )
 
@@ -21,21 +18,14 @@ CLOCK_SECONDS = 3
 GAME_SECONDS = 240
 
 
-@pytest.fixture
-def server(make_live_server):
-    """A live server of this test's own, serving the new-table form."""
-    live = start_table_server(make_live_server)
-    yield live
-    live.stop()
-
-
-def test_three_humans_two_bots_a_clock_a_reload_and_every_seat_verified(browser, server):
-    ann_context, ann = open_page(browser, server, "/tables/new")
+def test_three_humans_two_bots_a_clock_a_reload_and_every_seat_verified(
+        browser, table_server):
+    ann_context, ann = open_page(browser, table_server, "/tables/new")
     create_table(ann, "yahtzee", ["human", "human", "bot:easy", "bot:medium"], CLOCK_SECONDS)
     code = ann.inner_text("[data-code]")
-    bob_context, bob = open_page(browser, server, f"/t/{code}")
+    bob_context, bob = open_page(browser, table_server, f"/t/{code}")
     join(bob, "Bob")
-    cat_context, cat = open_page(browser, server, f"/t/{code}")
+    cat_context, cat = open_page(browser, table_server, f"/t/{code}")
     join(cat, "Cat")
     ann.wait_for_selector("[data-start]:visible")
     ann.click("[data-start]")

@@ -1,6 +1,10 @@
 // A table's page: the lobby (join, start), every seat live through the table's event stream
 // (Server-Sent Events; the browser resumes after its last event by itself), the caller's
 // turn, the server's clock, and at the end the ranks, the coach and "Verify the rolls".
+// The page applies each event to the table it holds; it asks for the whole table only when an
+// event cannot be applied: a gap in the actions, a start (the event has no match), the end
+// (the result, the seeds and the transcripts), or the caller's own turn with dice showing
+// whose boxes only the server offers.
 
 import { errorText, getJson, postJson } from "./api.js";
 
@@ -10,6 +14,7 @@ const watching = root.dataset.watching === "true";
 const texts = JSON.parse(document.getElementById("table-texts").textContent);
 const $ = (selector) => root.querySelector(selector);
 const dice = [...root.querySelectorAll("[data-die]")];
+const ROLLS_PER_TURN = 3; // fairness/game.py
 
 let table = null;
 let hold = [false, false, false, false, false];
@@ -17,6 +22,7 @@ let deadline = null; // performance.now() when the timed turn ends
 let busy = false;
 let pending = false;
 let written = 0; // answers of this page's own POSTs: a GET sent before one is stale
+let acting = 0; // this page's actions whose answer has not come yet
 let verified = null;
 
 function say(key, values = {}) {
@@ -46,13 +52,69 @@ function setWritten(next) {
   setTable(next);
 }
 
+// Whether `next` is behind the table held: the events brought later actions of its match
+// while it was on its way.
+function behind(next) {
+  const held = table?.match;
+  return Boolean(held && next.match && held.id === next.match.id
+    && next.match.next_action < held.next_action);
+}
+
 function setTable(next) {
+  if (behind(next)) return;
   if (next.match && table?.match && table.match.turn !== next.match.turn) {
     hold = [false, false, false, false, false];
   }
   table = next;
-  deadline = next.seconds_left === null ? null : performance.now() + next.seconds_left * 1000;
+  setDeadline(next.seconds_left);
   render();
+}
+
+function setDeadline(secondsLeft) {
+  deadline = secondsLeft === null ? null : performance.now() + secondsLeft * 1000;
+}
+
+// One transcript entry on its seat, as the engine plays it: a roll shows its dice and uses a
+// roll, a box takes its points and hands the seat's next turn its three rolls (none after its
+// last of `rounds` boxes). False for an entry this page does not know.
+function applyEntry(played, entry, rounds) {
+  if (entry.action === "roll") {
+    played.dice = entry.dice;
+    played.rolls_left -= 1;
+  } else if (entry.action === "score") {
+    played.boxes[entry.category] = entry.points;
+    played.dice = null;
+    played.finished = Object.keys(played.boxes).length === rounds;
+    played.rolls_left = played.finished ? 0 : ROLLS_PER_TURN;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// An `actions` event of the match being played: the actions this page has not seen yet (on
+// their seats, and their transcripts and the play order where held), the totals, the turn and
+// the clock. False when it cannot be applied (no match held, a gap before
+// it, an unknown entry): the caller then asks for the whole table.
+function applyActions(data) {
+  const match = table?.match;
+  if (!match || match.status !== "playing" || data.from > match.next_action) return false;
+  if (data.to <= match.next_action) return true; // seen already (a snapshot or our answer)
+  const seats = structuredClone(match.seats);
+  const order = match.order ? [...match.order] : undefined; // absent from an action's answer
+  for (const { seat, entry } of data.actions.slice(match.next_action - data.from)) {
+    if (!seats[seat] || !applyEntry(seats[seat], entry, match.rounds)) return false;
+    seats[seat].transcript?.push(entry);
+    order?.push(seat);
+  }
+  seats.forEach((played, index) => {
+    played.totals = { total: data.totals[index] }; // the event's; the page shows no other
+  });
+  if (match.turn !== data.turn) hold = [false, false, false, false, false];
+  table.match = { ...match, seats, order, turn: data.turn, next_action: data.to, play: null,
+    you: table.you.includes(data.turn) ? data.turn : (table.you[0] ?? null) };
+  setDeadline(data.seconds_left);
+  return !(myTurn() && seats[data.turn].dice && acting === 0); // our roll's answer brings them
 }
 
 async function refresh() {
@@ -224,6 +286,7 @@ function render() {
 
 async function act(action, body) {
   const number = table.match.next_action;
+  acting += 1;
   try {
     const answer = await postJson(`/tables/${tableId}/${action}`, { ...body, roll: number },
       { retries: 2 });
@@ -232,6 +295,8 @@ async function act(action, body) {
   } catch (error) {
     status(errorText(error));
     refresh();
+  } finally {
+    acting -= 1;
   }
 }
 
@@ -266,17 +331,26 @@ function listen() {
     if (written === 0) setTable(JSON.parse(event.data));
     else refresh(); // a snapshot may have been taken before this page's own write
   });
-  for (const kind of ["joined", "started"]) source.addEventListener(kind, refresh);
+  source.addEventListener("joined", (event) => {
+    if (!table) return refresh();
+    table.seats = JSON.parse(event.data).seats;
+    render();
+  });
+  source.addEventListener("started", (event) => {
+    if (table?.match?.id !== JSON.parse(event.data).match) refresh();
+  });
   source.addEventListener("actions", (event) => {
     const data = JSON.parse(event.data);
+    if (data.status !== "playing") return; // the end's event follows in the same write
+    if (!applyActions(data)) return refresh();
+    render();
     if (data.by === "clock" && data.actions.length) {
       status(say("clockPlayed", { name: seatName(data.actions[0].seat) }));
     }
-    refresh();
   });
   source.addEventListener("ended", () => {
     source.close();
-    refresh();
+    if (table?.match?.status === "playing") refresh(); // the result, the seeds, the transcripts
   });
   source.addEventListener("error", () => {
     if (source.readyState !== EventSource.CLOSED) status(say("reconnecting"));

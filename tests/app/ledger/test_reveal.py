@@ -7,9 +7,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from playkit import PLAY_DATE, call, play_to_end, redis_snapshot, start
+from playkit import PLAY_DATE, app_on, call, play_to_end, redis_snapshot, start
 
-from app import create_app
 from app.ledger.signing import verify_signature
 from app.services import EXTENSION
 from fairness import DiceStream, audit, merkle, replay, verify_seed
@@ -198,8 +197,7 @@ def test_verify_endpoint(client, clock, reveal, day):
 
 def test_reveal_happens_exactly_once_under_a_race(redis_url, data_dir, clock, redis_client):
     """Many app instances (as many workers) racing to reveal: one entry per date, in order."""
-    apps = [create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                        "CLOCK": clock}) for _ in range(8)]
+    apps = [app_on(redis_url, data_dir, clock) for _ in range(8)]
     clock.set(REVEAL_AT)
     barrier = threading.Barrier(len(apps))
     revealed = []

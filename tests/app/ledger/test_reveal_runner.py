@@ -9,9 +9,8 @@ import re
 import time
 
 import pytest
-from playkit import PLAY_DATE, call, play_to_end, redis_snapshot, start
+from playkit import PLAY_DATE, app_on, call, play_to_end, redis_snapshot, start
 
-from app import create_app
 from app.ledger.clock import parse_timestamp
 from app.ledger.reveal_runner import RevealRunner
 from app.ledger.service import RevealFailed
@@ -74,8 +73,7 @@ def lagging_and_revealed(app, redis_url, data_dir):
     """Reveal PLAY_DATE from another process whose clock is right, while ``app``'s clock stays
     at noon of PLAY_DATE: a day behind."""
     right_time = parse_timestamp(REVEAL_AT)
-    revealer = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                           "CLOCK": lambda: right_time})
+    revealer = app_on(redis_url, data_dir, lambda: right_time)
     assert PLAY_DATE in runner_of(revealer).run_once().revealed
 
 

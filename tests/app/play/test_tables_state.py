@@ -8,10 +8,9 @@ from collections import Counter
 
 import pytest
 from matchkit import next_move
-from playkit import call
+from playkit import app_on, call
 from tablekit import create_table, join, start
 
-from app import create_app
 from app.play.matches import _rebuild
 from app.services import EXTENSION
 from app.storage.matches import MatchStore
@@ -26,8 +25,7 @@ READS = ("hgetall", "hmget", "get", "zadd", "zrem", "xrevrange", "eval")
 @pytest.fixture
 def apps(redis_url, data_dir, clock, strategy_tables_dir):
     """Two apps on the same Redis and data directory: two workers, each its own caches."""
-    return [create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                        "CLOCK": clock, "PUBLIC_URL": "https://yacht.example/"})
+    return [app_on(redis_url, data_dir, clock, PUBLIC_URL="https://yacht.example/")
             for _ in range(2)]
 
 
