@@ -26,8 +26,14 @@ def apps(redis_url, data_dir, clock, day_format: str):
 
 
 def script_calls(redis_client) -> int:
-    """EVALSHA calls so far: an action's compare-and-set, or a read of a game."""
-    return redis_client.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0)
+    """EVALSHA calls so far (an action's compare-and-set, or a read of a game), summed over
+    every master when the store is a Redis Cluster."""
+    if hasattr(redis_client, "get_primaries"):
+        stats = [redis_client.info("commandstats", target_nodes=node)
+                 for node in redis_client.get_primaries()]
+    else:
+        stats = [redis_client.info("commandstats")]
+    return sum(node.get("cmdstat_evalsha", {}).get("calls", 0) for node in stats)
 
 
 def play_to_last_action(clients, state: dict, rng: random.Random) -> tuple[dict, str, dict]:
