@@ -6,6 +6,8 @@
 ended everywhere, 3600.
 ``YACHT_DAILY_REVEAL_IN_WORKERS``: ``0`` leaves reveals to ``yacht-daily reveal`` alone (by
 default each web worker runs a reveal thread; one at a time reveals, under a Redis lease).
+``YACHT_DAILY_EPOCH_CHECK_SECONDS``: how often each process looks in the data directory for an
+epoch ``new-epoch`` added, at most, ``1`` (``0``: on every request).
 ``YACHT_DAILY_DAY_FORMAT``: the format dates start in from now on, ``2`` (the day's log,
 FAIRNESS.md) by default; ``1`` keeps new dates unlogged. A date keeps the format of its first game.
 ``YACHT_DAILY_WITNESSES``: the witness keys (C2SP vkeys, comma or space separated) whose
@@ -43,6 +45,7 @@ from pathlib import Path
 
 DEFAULT_DATA_DIR = "./var"
 DEFAULT_REVEAL_GRACE = 3600
+DEFAULT_EPOCH_CHECK_SECONDS = 1.0
 MAX_REQUEST_BYTES = 16 * 1024
 PLAYER_COOKIE_DAYS = 400
 DEFAULT_RATE_LIMITS = {
@@ -70,6 +73,8 @@ def settings_from_env() -> dict:
         "REVEAL_GRACE": int(os.environ.get("YACHT_DAILY_REVEAL_GRACE") or DEFAULT_REVEAL_GRACE),
         "REVEAL_IN_WORKERS": os.environ.get("YACHT_DAILY_REVEAL_IN_WORKERS", "1") != "0",
         "PUBLIC_URL": os.environ.get("YACHT_DAILY_PUBLIC_URL") or None,
+        "EPOCH_CHECK_SECONDS": float(os.environ.get("YACHT_DAILY_EPOCH_CHECK_SECONDS")
+                                     or DEFAULT_EPOCH_CHECK_SECONDS),
         "DAY_FORMAT": os.environ.get("YACHT_DAILY_DAY_FORMAT") or "2",
         "WITNESSES": os.environ.get("YACHT_DAILY_WITNESSES") or None,
         "MAX_CONTENT_LENGTH": MAX_REQUEST_BYTES,

@@ -8,6 +8,7 @@ from pathlib import Path
 from flask import Flask, current_app
 
 import strategy
+from app.config import DEFAULT_EPOCH_CHECK_SECONDS
 from app.ledger import keys
 from app.ledger.clock import system_now
 from app.ledger.daylog import V2, LogService, load_witnesses
@@ -26,9 +27,6 @@ from app.storage.tables import TableStore
 from fairness import RULESETS
 
 EXTENSION = "yacht_daily"
-# How often a process looks for a new epoch in its data directory; a test app (TESTING), whose
-# tests add epochs between two requests, looks on every request.
-PREPARE_EVERY_SECONDS = 1.0
 
 
 @dataclass
@@ -45,7 +43,7 @@ class Services:
     epochs_seen: tuple[str, ...] = field(default=())
     matches: MatchService | None = None
     tables: TableService | None = None
-    prepare_every: float = PREPARE_EVERY_SECONDS
+    prepare_every: float = DEFAULT_EPOCH_CHECK_SECONDS
     prepared_at: float = -math.inf
 
     def now(self):
@@ -105,7 +103,7 @@ def init_app(app: Flask) -> None:
         coach=coach,
         data_dir=data_dir,
         epochs_seen=keys.epochs_signature(data_dir),
-        prepare_every=0.0 if app.testing else PREPARE_EVERY_SECONDS,
+        prepare_every=float(app.config["EPOCH_CHECK_SECONDS"]),
         matches=matches,
         tables=TableService(TableStore(store.client), matches, TableChannel(store.client),
                             TurnClock(store.client, app.config.get("TURN_CLOCK") or time.time),

@@ -63,12 +63,12 @@ UNREACHABLE_LIMIT = "1000000/minute"
 
 def start_gunicorn(workdir: Path, workers: int, worker_class: str, threads: int, env: dict,
                    bare: bool = False, rate_limits: bool = False,
-                   reference: str = "bare_app") -> ServerProcess:
-    """gunicorn -c deploy/gunicorn.conf.py on a loopback port, serving the service (ready once
-    /readyz answers) or, if ``bare``, a reference endpoint of http_load (``reference``: the
-    bare endpoint, or ``floor_app``: the bare one plus one EVALSHA)."""
+                   reference: str = "bare_app", python: str = sys.executable) -> ServerProcess:
+    """gunicorn -c deploy/gunicorn.conf.py on a loopback port, run by ``python``, serving the
+    service (ready once /readyz answers) or, if ``bare``, a reference endpoint of http_load
+    (``reference``: the bare endpoint, or ``floor_app``: the bare one plus one EVALSHA)."""
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
+    command = [python, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
     if bare:
         command += ["--pythonpath", str(Path(__file__).resolve().parent),
                     f"http_load:{reference}()"]

@@ -19,8 +19,9 @@ that a review computed at the finish or on that request is counted wherever it r
 per action" divides all the CPU by the actions alone.
 
 ``--baseline DIR`` runs the service of another tree (say ``/work/main``: its code first on the
-servers' ``PYTHONPATH``) as a fourth target in the same interleaved slices, so that a change is
-measured against the code it changes in the same run.
+servers' ``PYTHONPATH``, run by that tree's ``.venv`` when it has one, so with its own
+dependencies) as a fourth target in the same interleaved slices, so that a change is measured
+against the code it changes in the same run.
 
 ``--rate-limits`` counts the service's requests against (unreachable) limits in Redis, as
 production runs them. The strategy tables come from ``--tables`` (built there first if missing),
@@ -190,6 +191,12 @@ def wait_until_idle(master: int, timeout: float = 120.0) -> None:
             return
 
 
+def baseline_python(tree: Path) -> str:
+    """The interpreter of ``tree``'s own virtual environment, else this one."""
+    own = tree / ".venv" / "bin" / "python"
+    return str(own) if own.exists() else sys.executable
+
+
 def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
                   workers: int) -> dict[str, Tally]:
     """Start the three servers on ``workers`` workers and run the interleaved slices."""
@@ -205,7 +212,7 @@ def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
         if args.baseline:
             servers[BASELINE] = start_gunicorn(
                 workdir, workers, "sync", 1, {**env, "PYTHONPATH": str(args.baseline)},
-                rate_limits=args.rate_limits)
+                rate_limits=args.rate_limits, python=baseline_python(args.baseline))
         servers[FLOOR_KIND] = start_gunicorn(workdir, workers, "sync", 1, env, bare=True,
                                              reference="floor_app")
         servers[BARE_KIND] = start_gunicorn(workdir, workers, "sync", 1, {}, bare=True)
@@ -230,7 +237,8 @@ def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
 
 def print_table(args, results: dict[int, dict[str, Tally]]) -> None:
     """One Markdown table: each target's figures, then each service's ratios."""
-    baseline = f", baseline {args.baseline}" if args.baseline else ""
+    baseline = (f", baseline {args.baseline} run by {baseline_python(args.baseline)}"
+                if args.baseline else "")
     print(f"{args.players} players, {args.rounds} rounds of {args.slice:g} s slices per "
           f"target, sync workers, rate limits {'counted' if args.rate_limits else 'off'}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end{baseline}")

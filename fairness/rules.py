@@ -213,7 +213,23 @@ def placement(ruleset_id: str, dice, sheet: Sheet | None = None,
     """The free boxes ``dice`` may go in now, narrowed by the forced Joker rule where it applies."""
     ruleset = get_ruleset(ruleset_id)
     dice = validate_dice(dice)
+    return placement_of_valid(ruleset, dice, validate_sheet(ruleset, sheet), first_roll)
+
+
+def placement_and_previews(ruleset_id: str, dice, sheet: Sheet | None = None,
+                           first_roll: bool = False) -> tuple[Placement, dict[str, int]]:
+    """``placement`` of ``dice`` and what they would score in each box it allows (``score`` of
+    each), the dice and the sheet validated once rather than once per box."""
+    ruleset = get_ruleset(ruleset_id)
+    dice = validate_dice(dice)
     sheet = validate_sheet(ruleset, sheet)
+    found = placement_of_valid(ruleset, dice, sheet, first_roll)
+    return found, {box: score_of_valid(ruleset, ruleset.category(box), dice, sheet, first_roll)
+                   for box in found.allowed}
+
+
+def placement_of_valid(ruleset: Ruleset, dice: Dice, sheet: Sheet, first_roll: bool) -> Placement:
+    """``placement`` for dice and a sheet already known valid."""
     if not joker_applies(ruleset, dice, sheet):
         return Placement(tuple(c.id for c in ruleset.categories if c.id not in sheet))
     face = dice[0]
@@ -225,8 +241,10 @@ def placement(ruleset_id: str, dice, sheet: Sheet | None = None,
         face,
         upper_kind,
         ruleset.id,
-        tuple(score(ruleset.id, box, dice, sheet, first_roll) for box in allowed),
-        extra_bonus(ruleset.id, dice, sheet, allowed[0] if allowed else None),
+        tuple(score_of_valid(ruleset, ruleset.category(box), dice, sheet, first_roll)
+              for box in allowed),
+        extra_bonus_of_valid(ruleset, dice, sheet,
+                             ruleset.category(allowed[0]) if allowed else None),
     )
 
 

@@ -140,6 +140,7 @@ def app(redis_client, redis_url, data_dir, clock, strategy_tables_dir):
         "DATA_DIR": str(data_dir),
         "CLOCK": clock,
         "PUBLIC_URL": "https://yacht.example/",
+        "EPOCH_CHECK_SECONDS": 0,  # the tests of new-epoch look right after adding one
     })
 
 

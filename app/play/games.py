@@ -43,6 +43,7 @@ from fairness.sheets import ANY_DAILY_RULESETS, DAILY_RULESETS
 
 CACHE_SIZE = 4096
 STREAM_CACHE_SIZE = 16
+WINDOW_CACHE_SIZE = 64
 MAX_ATTEMPTS = 3
 
 PLAYING = "playing"
@@ -175,6 +176,7 @@ class GameService:
         self._streams: OrderedDict[tuple[str, str], DiceStream] = OrderedDict()
         self._first_games_noted: set[int] = set()
         self._game_ids = functools.lru_cache(maxsize=CACHE_SIZE)(secrets.game_id)
+        self._windows = functools.lru_cache(maxsize=WINDOW_CACHE_SIZE)(self._day_window)
         # The coach's skill board: each listener gives what to queue in the finishing round
         # trip (``queue(pipe)``); a refused finish is told to the ``finish_refused`` ones.
         self.finish_listeners: list[Callable[[GameRecord, Game], Callable]] = []
@@ -184,7 +186,12 @@ class GameService:
         self.action_limits: tuple[tuple[int, int], ...] = ()
 
     def window(self, date: str) -> DayWindow:
-        """The date's window with this service's grace."""
+        """The date's window with this service's grace, computed once per process for the
+        WINDOW_CACHE_SIZE latest dates (every action needs its game's)."""
+        return self._windows(date)
+
+    def _day_window(self, date: str) -> DayWindow:
+        """The date's window with this service's grace, computed."""
         return day_window(date, self.grace_seconds)
 
     def offered_rulesets(self) -> tuple[str, ...]:
@@ -344,12 +351,13 @@ class GameService:
 
     def _act_on_token(self, game_id: str, player: str | None, number: int,
                       action: Roll | Score, token: str, counted: CountedOnce) -> Played | None:
-        """Apply the action to the state ``token`` claims, in one round trip: the
-        compare-and-set writes only if the stored state is exactly the token. None when the
-        token cannot serve (malformed, another game's or version's, the rules refuse the action
-        on it, the action finishes the game: its receipt signs the whole transcript) or Redis
-        holds another state (then cached): the caller takes the usual path, which also gives
-        every refusal its usual answer."""
+        """Apply the action to the state ``token`` claims, in one round trip (two when it
+        finishes the game: its leaderboard and log entry): the compare-and-set writes only if
+        the stored state is exactly the token. None when the token cannot serve (malformed,
+        another game's or version's, the rules refuse the action on it, the action finishes a
+        v1 game: its receipt signs the whole transcript before the write) or Redis holds another
+        state (then cached): the caller takes the usual path, which also gives every refusal
+        its usual answer."""
         claimed = game_from_state(token)
         if claimed is None or claimed[0] != number or player is None:
             return None
@@ -363,8 +371,8 @@ class GameService:
             next_game = action.apply(claimed_game, self._stream_of(date, ruleset))
         except FairnessError:
             return None
-        if next_game.finished:
-            return None
+        if next_game.finished and not self.logs.is_logged(date):
+            return None  # a v1 receipt signs the whole transcript, before the write
         applied, record = self._append(
             game_id, date, number, next_game.transcript[-1], None,
             state_text(next_game, number + 1), claimed_state=token, want_game=True,
@@ -372,7 +380,10 @@ class GameService:
         if not applied:
             self._remember(record)
             return None
-        return self._remember(record, replace(next_game, transcript=record.transcript))
+        game = replace(next_game, transcript=record.transcript)
+        if game.finished:  # a v2 game's receipt is its log leaf, signed in the finishing trip
+            record = replace(record, receipt=self._finish(record, game, None, logged=True))
+        return self._remember(record, game)
 
     def _append(self, game_id: str, date: str, version: int, entry, receipt, state: str,
                 **options) -> tuple[bool, GameRecord | None]:

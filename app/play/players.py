@@ -9,9 +9,10 @@ A transfer code is 10 characters of Crockford's base32 (50 random bits), shown a
 five, valid for TRANSFER_SECONDS and used at most once: redeeming it gives this browser the
 other device's identity, hence its history and its games in progress.
 
-The cookie is verified once per process (a bounded cache of the cookies already verified, their
-age still checked on every request) and signed again only when its content changes or when it
-was signed more than a day ago, which keeps its 400-day expiry sliding as before.
+The cookie is verified once per process (a bounded cache of the Cookie headers whose player
+cookie was verified, its age still checked on every request) and signed again only when its
+content changes or when it was signed more than a day ago, which keeps its 400-day expiry
+sliding as before.
 """
 
 import datetime as dt
@@ -38,6 +39,9 @@ CODE_SEPARATORS = re.compile(r"[\s-]+")
 CODE_LOOKALIKES = str.maketrans("OIL", "011")
 CODE_FORMAT = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 VERIFIED_CACHE_SIZE = 4096
+# A longer Cookie header (other cookies beside ours) is verified on each request, not kept: the
+# cache stays within VERIFIED_CACHE_SIZE × this many characters.
+MAX_KEPT_HEADER = 1024
 RESIGN_AFTER_SECONDS = 24 * 3600
 
 
@@ -57,7 +61,7 @@ class PlayerCookie(SecureCookieSessionInterface):
         """Start with no serializer and no verified cookie."""
         self._serializer = None
         self._serializer_keys = None
-        self._verified: OrderedDict[str, tuple[dict, float]] = OrderedDict()
+        self._verified: OrderedDict[str, tuple[dict, float]] = OrderedDict()  # by Cookie header
         self._lock = threading.Lock()
 
     def get_signing_serializer(self, app: Flask):
@@ -72,27 +76,31 @@ class PlayerCookie(SecureCookieSessionInterface):
 
     def open_session(self, app: Flask, request) -> PlayerSession | None:
         """The session of the request's cookie: verified (signature and age) unless this
-        process verified this very cookie already, whose age is then checked again."""
+        process verified it already in this very Cookie header, its age then checked again."""
         serializer = self.get_signing_serializer(app)
         if serializer is None:
             return None
-        value = request.cookies.get(self.get_cookie_name(app))
-        if not value:
+        header = request.environ.get("HTTP_COOKIE")
+        if not header:
             return self.session_class()
         max_age = app.permanent_session_lifetime.total_seconds()
-        with self._lock:
-            known = self._verified.get(value)
+        with self._lock:  # keyed by the whole Cookie header: a known one is not even parsed
+            known = self._verified.get(header)
         if known is None:
+            value = request.cookies.get(self.get_cookie_name(app))
+            if not value:
+                return self.session_class()
             try:
                 data, signed = serializer.loads(value, max_age=int(max_age),
                                                 return_timestamp=True)
             except BadSignature:
                 return self.session_class()
             known = (data, signed.timestamp())
-            with self._lock:
-                self._verified[value] = known
-                while len(self._verified) > VERIFIED_CACHE_SIZE:
-                    self._verified.popitem(last=False)
+            if len(header) <= MAX_KEPT_HEADER:
+                with self._lock:
+                    self._verified[header] = known
+                    while len(self._verified) > VERIFIED_CACHE_SIZE:
+                        self._verified.popitem(last=False)
         data, signed_at = known
         if time.time() - signed_at > max_age:
             return self.session_class()

