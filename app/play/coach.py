@@ -37,7 +37,7 @@ from app.ledger.keys import Secrets
 from app.ledger.service import LedgerService
 from app.play.scouting import count_scouting
 from app.storage.leased_loop import PassThread, leased
-from app.storage.store import GameRecord, SkillStore, Store
+from app.storage.store import GameRecord, SkillStore, Store, references_lease
 from fairness import DAILY_RULESETS, DiceStream, Game
 from fairness.sheets import DAILY_RULESETS_WITH_YATZY
 from strategy import TablesNotReady
@@ -62,11 +62,6 @@ def review_text(review: strategy.Review) -> str:
     """The JSON text of ``review.to_json()``, written straight from its dataclasses' fields
     (``asdict`` copies every nested record first: about half the cost of a review)."""
     return json.dumps(review, default=vars)
-
-
-def references_lease(date: str) -> str:
-    """The Redis lease on computing ``date``'s references, under the day's hash tag."""
-    return f"{{d:{date}}}:references-lease"
 
 
 def lock_file(directory: Path, ruleset: str) -> Path:

@@ -788,6 +788,11 @@ def references_key(date: str) -> str:
     return f"{{d:{date}}}:references"
 
 
+def references_lease(date: str) -> str:
+    """The Redis lease on computing ``date``'s references, under the day's hash tag."""
+    return f"{{d:{date}}}:references-lease"
+
+
 def skill_score(centipoints_lost: int, total: int) -> int:
     """The sorted-set score of a game: lower is better (less lost, then a higher total)."""
     return centipoints_lost * SKILL_TOTAL_SPAN - total
@@ -900,8 +905,3 @@ class SkillStore:
         """A date's stored references for one sheet, or None."""
         item = self.client.hget(references_key(date), ruleset)
         return None if item is None else json.loads(item)
-
-    def references_lease(self, date: str, seconds: float):
-        """A non-blocking redis-py lock on computing ``date``'s references."""
-        return self.client.lock(f"{{d:{date}}}:references-lease", timeout=seconds,
-                                blocking=False, thread_local=False)

@@ -219,8 +219,7 @@ def test_a_runner_looks_for_checkpoints_once_a_minute_and_at_each_close(redis_ur
     """Passes within a minute make no round trip once the first looked (idle workers cost Redis
     nothing); a minute's end or a date's close (here 90 s after the day's end, off the minute)
     makes the next pass look again."""
-    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                      "CLOCK": clock, "REVEAL_GRACE": 90})
+    app = app_on(redis_url, data_dir, clock, REVEAL_GRACE=90)
     runner = runner_of(app)
     runner.run_once()
 
