@@ -35,6 +35,7 @@ from typing import TypeVar
 import strategy
 from app.ledger.keys import Secrets
 from app.ledger.service import LedgerService
+from app.play.figures import centipoints
 from app.play.scouting import count_scouting
 from app.storage.leased_loop import PassThread, leased
 from app.storage.store import GameRecord, SkillStore, Store, references_lease
@@ -51,11 +52,6 @@ REFERENCES_RECENT_DAYS = 2
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-def centipoints(loss: float) -> int:
-    """A loss in hundredths of a point, as the skill board ranks it."""
-    return max(0, round(loss * 100))
 
 
 def review_text(review: strategy.Review) -> str:

@@ -11,6 +11,7 @@ finish): a friend can check it against the log their own browser is shown. It sa
 games had finished, nothing about the dice.
 """
 
+from app.play.figures import loss_text
 from app.play.games import Played
 from app.play.views import five_of_a_kind_count
 from fairness import get_ruleset
@@ -57,7 +58,7 @@ def share_text(played: Played, link: str, language: str, loss: float | None = No
                                   sheet=ruleset.names.get(language, ruleset.names["en"]),
                                   total=totals.total)
     if loss is not None:
-        title += " - " + texts["skill"].format(loss=f"{loss:.1f}")
+        title += " - " + texts["skill"].format(loss=loss_text(loss))
     lines = [title, " - ".join(details)]
     if checkpoint_body is not None:
         lines.append(gossip_line(checkpoint_body).text())

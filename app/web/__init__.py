@@ -8,6 +8,7 @@ static files under content-hashed addresses with compressed responses (``static_
 from flask import Flask
 
 from app.api.errors import PAGE_ERRORS
+from app.play.figures import loss_text
 from app.web import (
     coach_pages,  # noqa: F401  (its routes join the pages' blueprint)
     practice_pages,  # noqa: F401  (likewise)
@@ -27,4 +28,5 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.extensions[PAGE_ERRORS] = error_page
     app.after_request(add_security_headers)
+    app.add_template_filter(loss_text)
     init_static(app)

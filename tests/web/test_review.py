@@ -7,6 +7,8 @@ import time
 
 from playwright.sync_api import expect
 
+from app.play.figures import loss_text
+
 from .conftest import SCREENSHOTS, watch_errors
 from .player import open_game, play_whole_game
 
@@ -27,13 +29,13 @@ def test_finish_see_the_figure_and_the_review_then_the_days_references(new_conte
     game = play_whole_game(page)
     headline = page.locator("[data-skill]")
     expect(headline).to_have_text(re.compile(r"^You gave away \d+\.\d points of expectation"))
-    loss = float(re.search(r"\d+\.\d", headline.inner_text()).group())
+    loss = re.search(r"\d+\.\d", headline.inner_text()).group()
 
     page.locator("[data-review-link]").click()
     expect(page).to_have_url(re.compile(rf"/games/{game['id']}/review$"))
     expect(page.locator("[data-review-turn]")).to_have_count(12)
     expect(page.locator("[data-review-total]")).to_have_text(str(game["totals"]["total"]))
-    expect(page.locator("[data-review-loss]")).to_contain_text(f"{loss:.1f}")
+    expect(page.locator("[data-review-loss]")).to_contain_text(loss)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE_390["width"]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "review-phone.png"), full_page=True)
@@ -45,13 +47,30 @@ def test_finish_see_the_figure_and_the_review_then_the_days_references(new_conte
     expect(page.locator("[data-references]")).to_have_text(
         f"The dice allowed {references['foresight']['total']}; perfect play made "
         f"{references['perfect']['total']}; you made {game['totals']['total']}, giving away "
-        f"{loss:.1f}.")
+        f"{loss}.")
     row = page.locator("[data-skill-board] tr.you")
     expect(row).to_contain_text(str(game["totals"]["total"]))
     page.screenshot(path=str(SCREENSHOTS / "results-skill-phone.png"), full_page=True)
     page.locator('[data-board-link="points"]').click()
     expect(page.locator("[data-your-rank]")).to_contain_text(str(game["totals"]["total"]))
     assert errors == [], errors
+
+
+def test_the_pages_round_a_loss_as_the_server_does(new_context, web_server):
+    """The pages' scripts say a loss to the tenth exactly as the templates and the share text
+    do (app/play/figures.py), ties and values just under a hundredth's tie included: the end
+    card and the results page can never disagree."""
+    page = new_context().new_page()
+    page.goto("/")
+    home = page.locator("script[type=module]").first.get_attribute("src")
+    i18n = home.rsplit("/", 1)[0] + "/i18n.js"
+    losses = [0, 0.04, 0.05, 0.049999, 0.25, 0.35, 1.95, 12.25, 123.449, 123.45, 123.4449,
+              99.995, 99.94999, 250.0, -0.000001, *[n / 1000 for n in range(0, 3000, 7)]]
+    shown = page.evaluate(
+        "async ([url, losses]) => {"
+        " const { lossText } = await import(url); return losses.map((loss) => lossText(loss)); }",
+        [i18n, losses])
+    assert shown == [loss_text(loss) for loss in losses]
 
 
 def wait_for_references(page, date: str) -> dict:

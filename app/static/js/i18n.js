@@ -59,3 +59,14 @@ export function plural(key, count, values = {}) {
 export function language() {
   return document.documentElement.lang || "en";
 }
+
+/**
+ * A game's skill figure (its review's `loss`) to the tenth, half up from its hundredths, as
+ * every page and the skill board round it (app/play/figures.py): 123.45 and 123.449 both give
+ * "123.5".
+ */
+export function lossText(loss) {
+  const centipoints = Math.max(0, Math.floor(loss * 100 + 0.5));
+  const tenths = Math.floor((centipoints + 5) / 10);
+  return `${Math.floor(tenths / 10)}.${tenths % 10}`;
+}

@@ -10,7 +10,7 @@ import {
   showStatus,
 } from "./board.js";
 import { isIsoDate, localDate, localTime, longDate, msUntilTomorrow, spokenDuration } from "./dates.js";
-import { language, plural, t } from "./i18n.js";
+import { language, lossText, plural, t } from "./i18n.js";
 import { setUpSharing } from "./share.js";
 import { clearHolds, loadHolds, playerName, saveGame, saveHolds } from "./store.js";
 
@@ -176,7 +176,7 @@ function showSkill() {
   endCard.querySelector("[data-review-link]").href = path;
   request("GET", path)
     .then((review) => {
-      line.textContent = line.dataset.text.replace("{loss}", review.loss.toFixed(1));
+      line.textContent = line.dataset.text.replace("{loss}", lossText(review.loss));
     })
     .catch(() => {
       line.textContent = line.dataset.computing;

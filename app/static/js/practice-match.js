@@ -12,7 +12,7 @@ import {
 } from "./board.js";
 import { loadDetailTranslator } from "./check-texts.js";
 import { verifyMatchInLedger } from "./fairness.js";
-import { language, plural, t } from "./i18n.js";
+import { language, lossText, plural, t } from "./i18n.js";
 import { chosenClientSeed, randomClientSeed } from "./practice-seed.js";
 import { noteClientSeed, saveMatch, savedMatch } from "./practice-store.js";
 
@@ -258,7 +258,7 @@ async function showReview() {
   try {
     const review = await getJson(`/matches/${encodeURIComponent(matchId)}/review`);
     section.querySelector("[data-review-headline]").textContent =
-      t("reviewLoss", { loss: review.loss.toFixed(1) });
+      t("reviewLoss", { loss: lossText(review.loss) });
     const mistakes = review.decisions.filter((decision) => decision.loss > 0.05)
       .sort((a, b) => b.loss - a.loss).slice(0, MISTAKES_SHOWN);
     section.querySelector("[data-review-mistakes]").replaceChildren(...mistakes.map((decision) => {

@@ -7,6 +7,7 @@
 // whose boxes only the server offers.
 
 import { errorText, getJson, postJson } from "./api.js";
+import { lossText } from "./i18n.js";
 
 const root = document.querySelector("[data-table]");
 const tableId = root.dataset.table;
@@ -258,7 +259,7 @@ async function loadReviews(match) {
     try {
       const review = await getJson(`/matches/${match.id}/review?seat=${seat.seat}`);
       root.querySelector(`[data-review="${seat.seat}"]`).textContent = say("review",
-        { lost: review.loss.toFixed(1) });
+        { lost: lossText(review.loss) });
     } catch {
       // the strategy tables may still be loading: the ranks stand without the coach
     }

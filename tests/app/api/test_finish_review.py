@@ -12,7 +12,7 @@ from playkit import PLAY_DATE, call, next_move, play_to_end, start
 
 import strategy
 from app import create_app
-from app.play.coach import centipoints
+from app.play.figures import centipoints
 from app.storage.daylog import closed_key
 from app.storage.store import REVIEW_SECONDS, SkillStore, review_key
 

@@ -6,6 +6,7 @@ import pytest
 from coachkit import loaded_tables, play_with_policy
 from playkit import PLAY_DATE, call, start
 
+from app.play.figures import centipoints, loss_text
 from app.storage.store import SkillStore
 from strategy import Choice, evaluate, foresight_maximum
 
@@ -43,16 +44,16 @@ def test_the_skill_board_and_share_text_through_the_api(app, client, tables):
                                                       sloppy["totals"]["total"]]
     assert board["top"][0]["loss"] == 0 and board["top"][0]["name"] == "Ada"
     _, review = call(sloppy_player, "GET", f"/games/{sloppy['id']}/review")
-    assert board["you"] == {"rank": 2, "loss": round(review["loss"], 2),
+    assert board["you"] == {"rank": 2, "loss": centipoints(review["loss"]) / 100,
                             "total": sloppy["totals"]["total"]}
     _, points = call(sloppy_player, "GET", f"/leaderboard/{PLAY_DATE}/yacht")
     assert "distribution" in points and "loss" not in points["top"][0]
     status, body = call(client, "GET", f"/leaderboard/{PLAY_DATE}/yacht?by=luck")
     assert (status, body["error"]["code"]) == (400, "invalid-order")
     _, text = call(sloppy_player, "GET", f"/games/{sloppy['id']}/share")
-    assert f"−{review['loss']:.1f} vs perfect play" in text.splitlines()[0]
+    assert f"−{loss_text(review['loss'])} vs perfect play" in text.splitlines()[0]
     _, text = call(sloppy_player, "GET", f"/games/{sloppy['id']}/share?lang=fr")
-    assert f"−{review['loss']:.1f} face au jeu parfait" in text.splitlines()[0]
+    assert f"−{loss_text(review['loss'])} face au jeu parfait" in text.splitlines()[0]
 
 
 def first_free_box(table, position) -> Choice:
