@@ -21,7 +21,7 @@ from app.play.matches import (
     match_not_found,
 )
 from app.play.tables import KIND as TABLE_KIND
-from app.play.views import _restriction
+from app.play.views import restriction_view
 from app.services import services
 from fairness import Game, get_ruleset
 from strategy import TablesNotReady
@@ -57,7 +57,7 @@ def play_of(game: Game, lang: str) -> dict | None:
         return None
     placement = game.placement()
     return {"allowed": list(placement.allowed), "previews": game.previews(),
-            "restriction": _restriction(placement, lang)}
+            "restriction": restriction_view(placement, lang)}
 
 
 def match_state(match: Match, pseudonym: str | None, lang: str,

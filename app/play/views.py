@@ -72,7 +72,7 @@ def game_state(played: Played, now: dt.datetime, language: str) -> dict:
         "boxes": dict(game.boxes),
         "allowed": list(placement.allowed) if placement else [],
         "previews": previews,
-        "restriction": _restriction(placement, language),
+        "restriction": restriction_view(placement, language),
         "totals": game.totals().as_dict(),
         "transcript": list(record.transcript),  # its entries are never changed in place
         "receipt": dict(record.receipt) if record.receipt else None,
@@ -103,7 +103,7 @@ def revealed_answer(payload: dict):
     return response.make_conditional(request)
 
 
-def _restriction(placement, language: str) -> dict | None:
+def restriction_view(placement, language: str) -> dict | None:
     """The Joker restriction on the current dice, explained in ``language``."""
     if placement is None or placement.restriction is None:
         return None
