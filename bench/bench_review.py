@@ -38,9 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 
-from playkit import play_to_end, start  # noqa: E402
+from playkit import app_on, play_to_end, start  # noqa: E402
 
-from app import create_app  # noqa: E402
 from app.ledger import keys  # noqa: E402
 from app.play.coach import table_source  # noqa: E402
 from app.storage.embedded import EmbeddedRedis  # noqa: E402
@@ -157,9 +156,8 @@ def main() -> None:
     try:
         with EmbeddedRedis(workdir / "redis") as server:
             keys.initialise(workdir / "var", EPOCH_START, 400)
-            app = create_app({"TESTING": True, "REDIS_URL": server.url,
-                              "DATA_DIR": str(workdir / "var"), "CLOCK": lambda: NOW,
-                              "STRATEGY_DIR": str(options.tables)})
+            app = app_on(server.url, workdir / "var", lambda: NOW,
+                         STRATEGY_DIR=str(options.tables))
             assert table_source(options.tables).wait(600)
             rng = random.Random(1)
             played = []
