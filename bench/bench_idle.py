@@ -6,9 +6,9 @@ embedded redis-server of its own and a fresh data directory, waits until its wor
 loaded the strategy tables (``--tables``, built there first if missing) and are quiet, then
 reads ``/proc`` over ``--seconds``: CPU seconds per second of the master and of each worker,
 and of the Redis server, and the commands Redis ran per second. ``--baseline DIR`` runs the
-service of another tree (say ``/work/main``: its code first on the server's ``PYTHONPATH``) on
-its own Redis beside it, measured over the same seconds, so that the machine's noise hits both
-alike.
+service of another tree (say ``/work/main``: its code first on the server's ``PYTHONPATH``, run
+by that tree's ``.venv`` when it has one, so with its own dependencies) on its own Redis beside
+it, measured over the same seconds, so that the machine's noise hits both alike.
 
     .venv/bin/python bench/bench_idle.py --workers 1,2 --seconds 40 --baseline /work/main
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench_load import process_cpu_seconds, redis_cpu_seconds, start_gunicorn
-from bench_overhead import wait_until_idle
+from bench_overhead import baseline_python, wait_until_idle
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
@@ -98,19 +98,19 @@ def idle_cost(before: Reading, after: Reading, seconds: float) -> Idle:
 
 def measure(args, workdir: Path, workers: int) -> dict[str, Idle]:
     """Start each target's server on ``workers`` workers and read them over the same seconds."""
-    targets = {SERVICE: {}}
+    targets = {SERVICE: ({}, sys.executable)}
     if args.baseline:
-        targets[BASELINE] = {"PYTHONPATH": str(args.baseline)}
+        targets[BASELINE] = ({"PYTHONPATH": str(args.baseline)}, baseline_python(args.baseline))
     with ExitStack() as stack:
         servers = {}
-        for target, extra in targets.items():
+        for target, (extra, python) in targets.items():
             home = workdir / f"{target}-{workers}"
             data_dir = home / "var"
             keys.initialise(data_dir, earliest_today(dt.datetime.now(dt.UTC)), 30)
             redis_server = stack.enter_context(EmbeddedRedis(home / "redis"))
             env = {"REDIS_URL": redis_server.url, "YACHT_DAILY_DATA_DIR": str(data_dir),
                    "YACHT_DAILY_STRATEGY_DIR": str(args.tables), **extra}
-            server = start_gunicorn(home, workers, "sync", 1, env)
+            server = start_gunicorn(home, workers, "sync", 1, env, python=python)
             stack.callback(server.stop)
             servers[target] = (server.process.pid, redis_server.url)
         for master, _ in servers.values():

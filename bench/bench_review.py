@@ -38,16 +38,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 
-from playkit import play_to_end, start  # noqa: E402
+from playkit import app_on, play_to_end, start  # noqa: E402
 
-from app import create_app  # noqa: E402
 from app.ledger import keys  # noqa: E402
 from app.play.coach import table_source  # noqa: E402
 from app.storage.embedded import EmbeddedRedis  # noqa: E402
-from fairness import DAILY_RULESETS, Game  # noqa: E402
-from fairness.game import NO_HOLD  # noqa: E402
+from fairness import DAILY_RULESETS  # noqa: E402
 from strategy import load_or_build  # noqa: E402
 from strategy.bots import LEVELS, play_bot_game, seeded_game  # noqa: E402
+from tests.strategy.seeded_play import random_game  # noqa: E402
 
 MAX_GAMES = 200
 MAX_ROUNDS = 100
@@ -89,21 +88,6 @@ def timed_get(client, path: str) -> tuple[float, float]:
     return wall, cpu
 
 
-def random_transcript(ruleset: str, index: int) -> list[dict]:
-    """A seeded random player's finished game: rerolls random dice or fills a random box."""
-    stream, _ = seeded_game(ENGINE_SEED, 1000 + index, ruleset)
-    rng = random.Random(f"{ruleset}|{index}")
-    game = Game.new(ruleset, stream.date)
-    while not game.finished:
-        if game.dice is None:
-            game = game.roll(NO_HOLD, stream)
-        elif game.rolls_left > 0 and rng.random() < 0.6:
-            game = game.roll([rng.random() < 0.5 for _ in range(5)], stream)
-        else:
-            game = game.score(rng.choice(sorted(game.previews())))
-    return list(game.transcript)
-
-
 def engine_games(tables: Path, games: int) -> dict[str, list[list[dict]]]:
     """``games`` finished transcripts per daily sheet: half bots (every level in turn), half
     random play."""
@@ -114,7 +98,7 @@ def engine_games(tables: Path, games: int) -> dict[str, list[list[dict]]]:
         bots = [list(play_bot_game(table, levels[index % len(levels)],
                                    *seeded_game(ENGINE_SEED, index, ruleset)).transcript)
                 for index in range(games // 2)]
-        out[ruleset] = bots + [random_transcript(ruleset, index)
+        out[ruleset] = bots + [list(random_game(ENGINE_SEED, index, ruleset).transcript)
                                for index in range(games - len(bots))]
     return out
 
@@ -172,9 +156,8 @@ def main() -> None:
     try:
         with EmbeddedRedis(workdir / "redis") as server:
             keys.initialise(workdir / "var", EPOCH_START, 400)
-            app = create_app({"TESTING": True, "REDIS_URL": server.url,
-                              "DATA_DIR": str(workdir / "var"), "CLOCK": lambda: NOW,
-                              "STRATEGY_DIR": str(options.tables)})
+            app = app_on(server.url, workdir / "var", lambda: NOW,
+                         STRATEGY_DIR=str(options.tables))
             assert table_source(options.tables).wait(600)
             rng = random.Random(1)
             played = []

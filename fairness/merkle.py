@@ -97,14 +97,15 @@ def _subproof(m: int, hashes: list[bytes], whole: bool) -> list[bytes]:
     n = len(hashes)
     if m == n:
         return [] if whole else [root(hashes)]
-    k = _split(n)
+    k = split(n)
     if m <= k:
         return _subproof(m, hashes[:k], whole) + [root(hashes[k:])]
     return _subproof(m - k, hashes[k:], False) + [root(hashes[:k])]
 
 
-def _split(n: int) -> int:
-    """The largest power of two smaller than ``n`` (n > 1)."""
+def split(n: int) -> int:
+    """Where RFC 9162 splits a tree of ``n`` leaves (n > 1): its left subtree's size, the
+    largest power of two smaller than ``n``."""
     return 1 << ((n - 1).bit_length() - 1)
 
 

@@ -18,9 +18,10 @@ each decision reads its best choice from those arrays (``_Showing``) instead of 
 choice.
 """
 
+import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
@@ -88,9 +89,14 @@ class Review:
     rolls: list[Roll] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
 
+    def to_json_text(self) -> str:
+        """The review as JSON text, written straight from its records' fields (``asdict``
+        would copy every nested record first: about half the cost of a review)."""
+        return json.dumps(self, default=vars)
+
     def to_json(self) -> dict:
-        """The review as plain JSON-ready data."""
-        return asdict(self)
+        """The review as plain JSON-ready data: ``to_json_text`` read back."""
+        return json.loads(self.to_json_text())
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ import pytest
 from hypothesis import settings
 from processes import ServerProcess, free_port, short_temp_dir
 
-from app import create_app
 from app.ledger import keys
 from app.ledger.reveal_runner import RevealRunner
 from app.services import EXTENSION
@@ -37,6 +36,7 @@ from app.storage.store import connect
 from fairness import RULESETS
 from strategy import load_or_build
 from tests.app.logplay import Witness
+from tests.app.playkit import app_on
 
 # Property tests judge behaviour, never speed: on a loaded machine Hypothesis's default 200 ms
 # deadline per example would fail honest code.
@@ -134,14 +134,8 @@ def data_dir(tmp_path):
 @pytest.fixture
 def app(redis_client, redis_url, data_dir, clock, strategy_tables_dir):
     """The app on the test Redis, the fresh data directory and the test clock."""
-    return create_app({
-        "TESTING": True,
-        "REDIS_URL": redis_url,
-        "DATA_DIR": str(data_dir),
-        "CLOCK": clock,
-        "PUBLIC_URL": "https://yacht.example/",
-        "EPOCH_CHECK_SECONDS": 0,  # the tests of new-epoch look right after adding one
-    })
+    return app_on(redis_url, data_dir, clock, PUBLIC_URL="https://yacht.example/",
+                  EPOCH_CHECK_SECONDS=0)  # the tests of new-epoch look right after adding one
 
 
 @pytest.fixture
@@ -153,8 +147,7 @@ def witness():
 @pytest.fixture
 def logged_app(redis_client, redis_url, data_dir, clock, strategy_tables_dir, witness):
     """The app starting its dates in v2 (the day's log), trusting ``witness``."""
-    return create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                       "CLOCK": clock, "DAY_FORMAT": "2", "WITNESSES": witness.vkey})
+    return app_on(redis_url, data_dir, clock, DAY_FORMAT="2", WITNESSES=witness.vkey)
 
 
 @pytest.fixture

@@ -51,7 +51,7 @@ class GrownTree:
             return known
         if end - start <= 1:
             raise ValueError(f"leaf {start} is neither new nor under the old edge")
-        k = 1 << ((end - start - 1).bit_length() - 1)
+        k = merkle.split(end - start)
         return merkle.node_hash(self._node(start, start + k), self._node(start + k, end))
 
 
@@ -104,7 +104,7 @@ def inclusion_ranges(index: int, size: int) -> list[tuple[int, int]]:
         raise ValueError(f"leaf {index} is not in a tree of {size} leaves")
     ranges, start, end = [], 0, size
     while end - start > 1:
-        k = 1 << ((end - start - 1).bit_length() - 1)
+        k = merkle.split(end - start)
         if index < start + k:
             ranges.append((start + k, end))
             end = start + k
@@ -123,7 +123,7 @@ def consistency_ranges(old_size: int, size: int) -> list[tuple[int, int]]:
         return []
     ranges, m, start, end, whole = [], old_size, 0, size, True
     while m != end - start:
-        k = 1 << ((end - start - 1).bit_length() - 1)
+        k = merkle.split(end - start)
         if m <= k:
             ranges.append((start + k, end))
             end = start + k

@@ -54,12 +54,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def review_text(review: strategy.Review) -> str:
-    """The JSON text of ``review.to_json()``, written straight from its dataclasses' fields
-    (``asdict`` copies every nested record first: about half the cost of a review)."""
-    return json.dumps(review, default=vars)
-
-
 def lock_file(directory: Path, ruleset: str) -> Path:
     """The build lock of ``ruleset``'s table file in ``directory``: one per file, so sheets
     that share a table (triple Yahtzee reads Yahtzee's) share its lock."""
@@ -235,7 +229,7 @@ class Coach:
         sheet's table is being computed)."""
         kept = self.skill.kept_review(record.id, record.version)
         if kept is None:
-            kept = review_text(self.review(record))
+            kept = self.review(record).to_json_text()
             self.skill.keep_review(record.id, record.version, kept)
         return json.loads(kept)
 
@@ -248,7 +242,7 @@ class Coach:
             review = self.review(record, game)
         except TablesNotReady:  # the pass runs every POLL_SECONDS while a table loads
             return functools.partial(self.skill.queue_skill, record.id)
-        text = review_text(review)
+        text = review.to_json_text()
 
         def queue(pipe) -> None:
             """Rank the game and keep its review, in ``pipe``."""

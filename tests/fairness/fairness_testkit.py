@@ -38,7 +38,7 @@ def mth(data: list[bytes]) -> bytes:
         return hashlib.sha256(b"").digest()
     if len(data) == 1:
         return hashlib.sha256(b"\x00" + data[0]).digest()
-    k = _split(len(data))
+    k = reference_split(len(data))
     return hashlib.sha256(b"\x01" + mth(data[:k]) + mth(data[k:])).digest()
 
 
@@ -46,13 +46,13 @@ def path(m: int, data: list[bytes]) -> list[bytes]:
     """RFC 9162 section 2.1.3.1: PATH(m, D[n]), the audit path of leaf m, recursively."""
     if len(data) == 1:
         return []
-    k = _split(len(data))
+    k = reference_split(len(data))
     if m < k:
         return path(m, data[:k]) + [mth(data[k:])]
     return path(m - k, data[k:]) + [mth(data[:k])]
 
 
-def _split(n: int) -> int:
+def reference_split(n: int) -> int:
     """The largest power of two smaller than ``n`` (n > 1)."""
     k = 1
     while k * 2 < n:
@@ -103,7 +103,7 @@ def subproof(m: int, data: list[bytes], whole: bool) -> list[bytes]:
     n = len(data)
     if m == n:
         return [] if whole else [mth(data)]
-    k = _split(n)
+    k = reference_split(n)
     if m <= k:
         return subproof(m, data[:k], whole) + [mth(data[k:])]
     return subproof(m - k, data[k:], False) + [mth(data[:k])]

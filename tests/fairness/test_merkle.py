@@ -7,7 +7,7 @@ RFC's MTH and PATH definitions, and with Certificate Transparency's published ro
 import hashlib
 
 import pytest
-from fairness_testkit import mth, path, subproof
+from fairness_testkit import mth, path, reference_split, subproof
 
 from fairness.errors import LedgerError
 from fairness.merkle import (
@@ -16,9 +16,17 @@ from fairness.merkle import (
     leaf_hash,
     node_hash,
     root,
+    split,
     verify_consistency,
     verify_inclusion,
 )
+
+
+def test_the_split_is_the_largest_power_of_two_below_the_size():
+    """``split``, which the core and the app's grown tree share, against the kit's own loop."""
+    assert [split(n) for n in range(2, 1 << 12)] == [reference_split(n)
+                                                      for n in range(2, 1 << 12)]
+    assert split(2**40 + 1) == 2**40 and split(2**40) == 2**39
 
 
 def leaves_of(size: int) -> list[bytes]:

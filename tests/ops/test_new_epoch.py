@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from playkit import app_on
 
-from app import create_app
 from app.cli.main import main
 from app.ledger.clock import format_timestamp
 from app.ledger.reveal_runner import RevealRunner
@@ -122,8 +122,7 @@ def test_a_server_lacking_a_published_epoch_stops_dealing_within_a_day(client, c
     instead of dealing dice from the wrong chain; readiness is red."""
     stale_dir = tmp_path / "stale"
     shutil.copytree(data_dir, stale_dir)
-    stale_app = create_app({"TESTING": True, "REDIS_URL": redis_url,
-                            "DATA_DIR": str(stale_dir), "CLOCK": clock})
+    stale_app = app_on(redis_url, stale_dir, clock)
     stale = stale_app.test_client()
     assert stale.post(f"{API}/games", json={"ruleset": "yacht", "date": OLD_DAY}).status_code == 201
     assert cli("new-epoch", "--start", NEW_START).exit_code == 0

@@ -4,7 +4,8 @@ Redis goes away, one line when it is back, not one a pass; and its passes work a
 import logging
 import time
 
-from app import create_app
+from playkit import app_on
+
 from app.ledger.reveal_runner import RevealRunner
 from app.services import EXTENSION
 
@@ -54,8 +55,7 @@ def test_redis_down_is_logged_once_and_its_return_once(killable_redis, data_dir,
     """Many passes while Redis is dead make one ``redis-down`` warning; its restart, one
     ``redis-back``; the passes after it log neither again."""
     caplog.set_level(logging.INFO, logger=RUNNER_LOGGER)
-    app = create_app({"TESTING": True, "REDIS_URL": killable_redis.url,
-                      "DATA_DIR": str(data_dir), "CLOCK": clock})
+    app = app_on(killable_redis.url, data_dir, clock)
     runner = CountedRunner(app.extensions[EXTENSION], clock, poll_seconds=POLL_SECONDS)
     runner.start()
     try:

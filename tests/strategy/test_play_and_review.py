@@ -1,5 +1,7 @@
 """The perfect policy through fairness.Game, hints, evaluation, and the review's figures."""
 
+import dataclasses
+
 import pytest
 
 from fairness import DiceStream, Game, replay
@@ -104,6 +106,15 @@ def test_in_progress_review_ends_on_the_last_position(perfect):
     assert result.start + result.luck - result.loss == pytest.approx(result.value, abs=1e-9)
     payload = result.to_json()
     assert {"best", "chosen", "loss"} <= set(payload["decisions"][0])
+
+
+def test_the_review_text_is_every_field_of_its_records(perfect):
+    """``to_json_text`` (what the coach keeps and the page reads) writes every field of the
+    review and its nested records, as ``dataclasses.asdict`` reads them."""
+    table, _, game = perfect
+    for transcript in (game.transcript, game.transcript[:7]):
+        result = review(table, transcript)
+        assert result.to_json() == dataclasses.asdict(result)
 
 
 def test_a_transcript_that_breaks_the_rules_is_refused(solved):

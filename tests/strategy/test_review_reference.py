@@ -7,12 +7,10 @@ Exact: the JSON texts are compared, so a last-bit difference in any figure fails
 """
 
 import json
-import random
 
 import pytest
 
 from fairness import RULESETS, Game
-from fairness.game import NO_HOLD
 from strategy import (
     Decision,
     Review,
@@ -26,6 +24,7 @@ from strategy import (
 )
 from strategy.bots import LEVELS, play_bot_game, seeded_game
 from strategy.position import Position
+from tests.strategy.seeded_play import random_game
 
 SEED = 14
 BOT_GAMES = 1  # per level and sheet
@@ -89,22 +88,6 @@ def reference_decision(evaluation, turn, index, position, box, keep, table) -> D
     return Decision(turn, index, list(position.dice), position.rolls_left, best, chosen, loss)
 
 
-def random_game(ruleset: str, index: int) -> Game:
-    """Seeded random play: rerolls a random half of the dice (held or not at random) or fills
-    a random allowed box."""
-    stream, _ = seeded_game(SEED, 1000 + index, ruleset)
-    rng = random.Random(f"{ruleset}|{index}")
-    game = Game.new(ruleset, stream.date)
-    while not game.finished:
-        if game.dice is None:
-            game = game.roll(NO_HOLD, stream)
-        elif game.rolls_left > 0 and rng.random() < 0.6:
-            game = game.roll([rng.random() < 0.5 for _ in range(5)], stream)
-        else:
-            game = game.score(rng.choice(sorted(game.previews())))
-    return game
-
-
 def games_of(table) -> list[Game]:
     """Every seeded game the test reviews on ``table``'s sheet."""
     ruleset = table.ruleset_id
@@ -114,7 +97,7 @@ def games_of(table) -> list[Game]:
             stream, rng = seeded_game(SEED, index, ruleset)
             games.append(play_bot_game(table, level, stream, rng))
     count = RANDOM_GAMES // 5 if table.rules.boxes > 20 else RANDOM_GAMES
-    return games + [random_game(ruleset, index) for index in range(count)]
+    return games + [random_game(SEED, index, ruleset) for index in range(count)]
 
 
 @pytest.fixture(scope="module", params=list(RULESETS))

@@ -9,13 +9,12 @@ import copy
 import pytest
 from cryptography.hazmat.primitives import serialization
 
-from app import create_app
 from app.ledger.keys import SIGNING_KEY_FILE
 from app.ledger.signing import verify_signature
 from fairness import audit, ledger, merkle
 from fairness import checkpoint as tlog
 from tests.app.logplay import cosign_all, day_games, finish_games, run_pass
-from tests.app.playkit import PLAY_DATE, call, start
+from tests.app.playkit import PLAY_DATE, app_on, call, start
 from tests.verify.logkit import (
     TEST_KEY,
     LogCase,
@@ -38,8 +37,7 @@ def live_case(redis_client, redis_url, data_dir, clock, strategy_tables_dir, wit
     (data_dir / SIGNING_KEY_FILE).write_bytes(TEST_KEY.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption()))
-    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                      "CLOCK": clock, "DAY_FORMAT": "2", "WITNESSES": witness.vkey})
+    app = app_on(redis_url, data_dir, clock, DAY_FORMAT="2", WITNESSES=witness.vkey)
     finish_games(app, clock, 2, RULESET, seed=11, pause=20)  # 12:00:00 and 12:00:20
     clock.advance(seconds=30)
     run_pass(app)

@@ -4,9 +4,8 @@ actions that never reach it stopped per address in the process's memory."""
 
 from collections import Counter
 
-from playkit import PLAY_DATE, call, redis_snapshot, start
+from playkit import PLAY_DATE, app_on, call, redis_snapshot, start
 
-from app import create_app
 from app.storage.store import game_key, transcript_key
 
 API = "/api/v1"
@@ -14,9 +13,9 @@ API = "/api/v1"
 
 def limited_app(redis_url, data_dir, clock, **config):
     """An app with rate limits on: two actions a minute per game, 100 refused ones per address."""
-    return create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                       "CLOCK": clock, "RATE_LIMITS": "on", "RATE_LIMIT_GAME_ACTIONS": "2/minute",
-                       "RATE_LIMIT_ACTIONS": "100/minute", **config})
+    return app_on(redis_url, data_dir, clock, **{
+        "RATE_LIMITS": "on", "RATE_LIMIT_GAME_ACTIONS": "2/minute",
+        "RATE_LIMIT_ACTIONS": "100/minute", **config})
 
 
 def game_keys(redis_client, game_id: str) -> dict:

@@ -6,9 +6,8 @@ from urllib.parse import quote
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from playkit import API, PLAY_DATE, call, redis_snapshot, start
+from playkit import API, PLAY_DATE, app_on, call, redis_snapshot, start
 
-from app import create_app
 from app.storage.store import transcript_key
 from fairness import canonical_json
 
@@ -287,8 +286,7 @@ def test_no_path_makes_a_server_error(client, segment, template):
 
 def test_an_unreachable_redis_is_a_503(data_dir, clock, tmp_path):
     """No Redis behind the socket: 503 with Retry-After, not a 500."""
-    app = create_app({"TESTING": True, "REDIS_URL": f"unix://{tmp_path}/none.sock",
-                      "DATA_DIR": str(data_dir), "CLOCK": clock})
+    app = app_on(f"unix://{tmp_path}/none.sock", data_dir, clock)
     response = app.test_client().get("/api/v1/ledger")
     assert response.status_code == 503
     assert response.headers["Retry-After"]

@@ -1,10 +1,9 @@
 """Witnesses' cosignatures are rate-limited per client address, on a real Redis: every attempt
 counts, a refused one too; past the limit a 429 with Retry-After, and nothing stored."""
 
-from app import create_app
 from fairness.note import parse_note
 from tests.app.logplay import Witness, finish_games
-from tests.app.playkit import PLAY_DATE, call
+from tests.app.playkit import PLAY_DATE, app_on, call
 
 WITNESS_ADDRESS = {"REMOTE_ADDR": "192.0.2.10"}
 OTHER_ADDRESS = {"REMOTE_ADDR": "192.0.2.11"}
@@ -16,9 +15,8 @@ def test_cosignatures_past_the_limit_are_refused_and_not_kept(redis_client, redi
     """Three attempts a minute: a kept one, a refused one and a kept one spend the budget, the
     fourth is a 429 and leaves the checkpoint's cosignature as it was; another address still
     has its own budget."""
-    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                      "CLOCK": clock, "DAY_FORMAT": "2", "WITNESSES": witness.vkey,
-                      "RATE_LIMITS": "on", "RATE_LIMIT_COSIGNATURES": "3/minute"})
+    app = app_on(redis_url, data_dir, clock, DAY_FORMAT="2", WITNESSES=witness.vkey,
+                 RATE_LIMITS="on", RATE_LIMIT_COSIGNATURES="3/minute")
     finish_games(app, clock, 1, "yahtzee", seed=5)
     poster = app.test_client()
     poster.environ_base.update(WITNESS_ADDRESS)

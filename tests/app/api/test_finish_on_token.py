@@ -7,9 +7,8 @@ that worker reads the game first."""
 import random
 
 import pytest
-from playkit import PLAY_DATE, call, next_move, start
+from playkit import PLAY_DATE, app_on, call, next_move, start
 
-from app import create_app
 from app.services import EXTENSION
 from fairness import replay
 from fairness.dice import DiceStream
@@ -17,8 +16,7 @@ from fairness.dice import DiceStream
 
 def apps(redis_url, data_dir, clock, day_format: str):
     """Two apps on one Redis (two workers) in ``day_format``, one player's clients."""
-    made = [create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                        "CLOCK": clock, "DAY_FORMAT": day_format}) for _ in range(2)]
+    made = [app_on(redis_url, data_dir, clock, DAY_FORMAT=day_format) for _ in range(2)]
     first, second = (app.test_client() for app in made)
     state = start(first, "yacht", PLAY_DATE)
     second.set_cookie(key="yd_player", value=first.get_cookie("yd_player").value)

@@ -8,10 +8,9 @@ import random
 
 import pytest
 from coachkit import coach_of, loaded_tables
-from playkit import PLAY_DATE, call, next_move, play_to_end, start
+from playkit import PLAY_DATE, app_on, call, next_move, play_to_end, start
 
 import strategy
-from app import create_app
 from app.play.figures import centipoints
 from app.storage.daylog import closed_key
 from app.storage.store import REVIEW_SECONDS, SkillStore, review_key
@@ -21,8 +20,7 @@ from app.storage.store import REVIEW_SECONDS, SkillStore, review_key
 def finishing_app(request, redis_client, redis_url, data_dir, clock, strategy_tables_dir):
     """The app starting its dates in v1, then in v2 (the finish goes through the day's log)."""
     loaded_tables(strategy_tables_dir)
-    return create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                       "CLOCK": clock, "DAY_FORMAT": request.param})
+    return app_on(redis_url, data_dir, clock, DAY_FORMAT=request.param)
 
 
 def test_the_finishing_action_ranks_the_game_and_keeps_the_review_the_page_reads(

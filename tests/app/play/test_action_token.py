@@ -6,9 +6,8 @@ import json
 import random
 
 import pytest
-from playkit import PLAY_DATE, call, next_move, start
+from playkit import PLAY_DATE, app_on, call, next_move, start
 
-from app import create_app
 from app.play.compact import game_from_state, state_text
 from app.services import EXTENSION
 from app.storage.store import game_key
@@ -19,8 +18,7 @@ from fairness.dice import DiceStream
 @pytest.fixture
 def other(redis_url, data_dir, clock, client):
     """A second app on the same Redis (another worker), with the first client's player."""
-    other_app = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                            "CLOCK": clock})
+    other_app = app_on(redis_url, data_dir, clock)
     other = other_app.test_client()
     other.set_cookie(key="yd_player", value=start_player_cookie(client))
     assert call(other, "GET", "/rulesets")[0] == 200  # its epoch settled before counting

@@ -4,9 +4,8 @@ import random
 import re
 
 import pytest
-from playkit import PLAY_DATE, call, next_move, play_to_end, start
+from playkit import PLAY_DATE, app_on, call, next_move, play_to_end, start
 
-from app import create_app
 from app.ledger.signing import verify_object
 from app.services import EXTENSION
 from fairness import DAILY_RULESETS, DiceStream, replay
@@ -72,8 +71,7 @@ def test_resume_after_reload_and_restart(app, client, redis_url, data_dir, clock
     assert status == 200
     assert resumed["game"] == answer["game"]
 
-    restarted = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                            "CLOCK": clock})
+    restarted = app_on(redis_url, data_dir, clock)
     other = restarted.test_client()
     other.set_cookie(key="yd_player", value=client.get_cookie("yd_player").value)
     status, again = call(other, "POST", "/games", {"ruleset": "yacht", "date": PLAY_DATE})
@@ -231,8 +229,7 @@ def test_openapi_describes_every_route(app, client):
 
 def test_workers_with_stale_caches_stay_consistent(client, redis_url, data_dir, clock):
     """Two app processes (as two workers) serving one player in turns never fork the game."""
-    other_app = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                            "CLOCK": clock})
+    other_app = app_on(redis_url, data_dir, clock)
     other = other_app.test_client()
     game_id = start(client, "yahtzee", PLAY_DATE)["id"]
     other.set_cookie(key="yd_player", value=client.get_cookie("yd_player").value)

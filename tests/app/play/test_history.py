@@ -6,9 +6,8 @@ import random
 import time
 
 import pytest
-from playkit import PLAY_DATE, call, play_to_end, redis_snapshot, start
+from playkit import PLAY_DATE, app_on, call, play_to_end, redis_snapshot, start
 
-from app import create_app
 from app.play import history
 from app.services import EXTENSION
 from app.storage import store
@@ -220,8 +219,7 @@ def test_a_browser_without_games_has_nothing_to_transfer(client, redis_client):
 
 
 def test_transfer_codes_are_rate_limited_per_address(redis_client, redis_url, data_dir, clock):
-    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                      "CLOCK": clock, "RATE_LIMITS": "on", "RATE_LIMIT_TRANSFER": "3/hour"})
+    app = app_on(redis_url, data_dir, clock, RATE_LIMITS="on", RATE_LIMIT_TRANSFER="3/hour")
     client = app.test_client()
     start(client, "yacht", PLAY_DATE)
     assert call(client, "POST", "/me/transfer")[0] == 201
@@ -238,7 +236,6 @@ def test_the_first_game_of_the_epoch_is_noted_once(app, client, clock, redis_cli
     assert redis_client.get(first_game_key(1)) == "2026-03-10T12:00:00Z"
     clock.advance(hours=1)
     start(app.test_client(), "yahtzee", PLAY_DATE)
-    other_worker = create_app({"TESTING": True, "REDIS_URL": app.config["REDIS_URL"],
-                               "DATA_DIR": app.config["DATA_DIR"], "CLOCK": clock})
+    other_worker = app_on(app.config["REDIS_URL"], app.config["DATA_DIR"], clock)
     start(other_worker.test_client(), "yacht", PLAY_DATE)
     assert services_of(app).store.first_game_at(1) == "2026-03-10T12:00:00Z"

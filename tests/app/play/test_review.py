@@ -7,9 +7,8 @@ import shutil
 
 import pytest
 from coachkit import coach_of, loaded_tables, play_with_policy
-from playkit import PLAY_DATE, call, play_to_end, start
+from playkit import PLAY_DATE, app_on, call, play_to_end, start
 
-from app import create_app
 from app.play import coach as coach_module
 from strategy import Position, evaluate, perfect_choice
 from strategy.policy import Choice
@@ -100,8 +99,7 @@ def test_while_one_process_builds_the_tables_others_answer_being_computed_then_l
     has saved the files and let go, this process loads them (never builds them itself) and
     the background pass ranks the queued game."""
     fresh = tmp_path / "tables"
-    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "DATA_DIR": str(data_dir),
-                      "CLOCK": clock, "STRATEGY_DIR": str(fresh)})
+    app = app_on(redis_url, data_dir, clock, STRATEGY_DIR=str(fresh))
     client = app.test_client()
     with coach_module._file_lock(fresh, "yacht"):  # the builder, as another worker holds it
         state = play_to_end(client, start(client, "yacht", PLAY_DATE), random.Random(5))

@@ -93,6 +93,51 @@ def test_a_due_table_is_claimed_once_until_its_lease_ends(redis_client):
     assert clock.claim_due().due == ["later"]
 
 
+def test_racing_runners_play_each_due_table_once(redis_client):
+    """Eight runners passing at once over forty due tables: each table is worked once."""
+    now = Seconds()
+    clock = TurnClock(redis_client, now)
+    for table in range(40):
+        clock.arm(f"t{table}", now() - table)
+    worked = []
+    lock = threading.Lock()
+
+    def expire(table_id):
+        """Note the table (the tables service would play it and re-arm)."""
+        with lock:
+            worked.append(table_id)
+
+    runners = [ClockRunner(clock, expire) for _ in range(8)]
+    threads = [threading.Thread(target=runner.run_once) for runner in runners]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(worked) == sorted(f"t{table}" for table in range(40))
+
+
+def test_a_failing_move_is_retried_after_the_lease(redis_client):
+    """A move that raises leaves the table claimed; once the lease is over it is tried again."""
+    now = Seconds()
+    clock = TurnClock(redis_client, now)
+    clock.arm("t", now())
+    attempts = []
+
+    def expire(table_id):
+        """Fail the first time, as a worker that lost Redis mid-move."""
+        attempts.append(table_id)
+        if len(attempts) == 1:
+            raise RuntimeError("lost mid-move")
+        clock.disarm(table_id)
+
+    runner = ClockRunner(clock, expire, lease_seconds=5)
+    assert runner.run_once() == ["t"]
+    assert runner.run_once() == []
+    now.value += 5
+    assert runner.run_once() == ["t"]
+    assert attempts == ["t", "t"] and clock.deadline("t") is None
+
+
 def test_the_runner_sleeps_until_the_next_deadline_at_most_its_idle_poll(redis_client):
     """The claim gives the earliest deadline left, the claimed ones' lease ends included, and
     the runner waits until it, at most its idle poll; with none armed, the idle poll."""
