@@ -108,7 +108,7 @@ class RevealRunner:
             with leased(self.services.store.client, LOG_LEASE, self.lease_seconds) as held:
                 self._redis_answered()
                 cut = self.services.logs.cut_due() if held else []
-            self._looked = (now, self._next_look(now))  # cut, or another process is cutting
+            self._looked = (now, self._next_look(now, held))
         except STORAGE_ERRORS as error:  # taking the lease or cutting: the next pass retries
             self._redis_went_away(error)
             if strict:
@@ -134,13 +134,15 @@ class RevealRunner:
         looked_at, next_look = self._looked
         return now >= next_look or now < looked_at
 
-    def _next_look(self, now: dt.datetime) -> dt.datetime:
+    def _next_look(self, now: dt.datetime, held: bool) -> dt.datetime:
         """The next moment a checkpoint can fall due after ``now``: the end of its minute, or a
-        date's close if one comes first."""
+        date's close if one comes first; if another process held the log lease, no later than
+        the lease's length, so that a holder that died while cutting is taken over then."""
         logs = self.services.logs
         closes = [day_window(date, logs.grace_seconds).closes_at for date in logs.log_dates(now)]
+        taken_over = [] if held else [now + dt.timedelta(seconds=self.lease_seconds)]
         return min([floor_minute(now) + dt.timedelta(minutes=1),
-                    *(moment for moment in closes if moment > now)])
+                    *(moment for moment in closes if moment > now), *taken_over])
 
     def _redis_went_away(self, error: Exception) -> None:
         """Log that Redis is unreachable, the first time a pass finds it so (its 503s and

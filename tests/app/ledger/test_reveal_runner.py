@@ -12,7 +12,7 @@ import pytest
 from playkit import PLAY_DATE, app_on, call, play_to_end, redis_snapshot, start
 
 from app.ledger.clock import parse_timestamp
-from app.ledger.reveal_runner import RevealRunner
+from app.ledger.reveal_runner import LOG_LEASE, RevealRunner
 from app.ledger.service import RevealFailed
 from app.services import EXTENSION
 from app.storage.store import REVEAL_LEASE, connect, game_key
@@ -240,3 +240,23 @@ def test_a_runner_looks_for_checkpoints_once_a_minute_and_at_each_close(redis_ur
     assert round_trips_of_a_pass() == 0
     clock.advance(seconds=5)  # 12:01:30: the close
     assert round_trips_of_a_pass() > 0
+
+
+def test_a_runner_that_found_the_log_lease_held_looks_again_when_it_would_have_run_out(
+        redis_url, data_dir, clock, redis_client):
+    """A process that dies while cutting leaves its lease to run out (30 s): the others look
+    again then, not only at the next minute's end."""
+    app = app_on(redis_url, data_dir, clock)
+    runner = runner_of(app)
+    elsewhere = redis_client.lock(LOG_LEASE, timeout=runner.lease_seconds, blocking=False)
+    assert elsewhere.acquire()
+    runner.run_once()  # 12:00:00, the lease held by another process
+    before = redis_commands(redis_client)
+    clock.advance(seconds=runner.lease_seconds - 1)
+    runner.run_once()
+    assert redis_commands(redis_client) - before - 1 == 0
+    elsewhere.release()  # its holder died: the lease ran out
+    clock.advance(seconds=1)
+    before = redis_commands(redis_client)
+    runner.run_once()
+    assert redis_commands(redis_client) - before - 1 > 0
