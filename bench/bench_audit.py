@@ -71,6 +71,7 @@ from fairness.dice import block_message  # noqa: E402
 from fairness.sheets import DAILY_RULESETS, get_ruleset  # noqa: E402
 
 DICE_PER_BLOCK_FLOOR = 252  # bytes below 252 are kept
+DAY_PAGE = 1000  # games a page, the API's most (app/api/routes.py)
 
 
 def load_standalone(path: Path = ROOT / "app" / "static" / "verify.py",
@@ -129,19 +130,45 @@ def load_average() -> str:
     return ", ".join(f"{load:.1f}" for load in os.getloadavg())
 
 
+def service_pages(day, sheet: str) -> list[str]:
+    """The day's games as the service publishes them: the texts of the pages of
+    ``GET /days/<date>/<sheet>/games``, written as Flask writes them (keys sorted, compact,
+    ASCII, a final newline)."""
+    games = day.games[sheet]
+    pages = []
+    for first in range(0, len(games), DAY_PAGE):
+        page = games[first:first + DAY_PAGE]
+        more = first + DAY_PAGE < len(games)
+        pages.append(json.dumps({"date": day.date, "ruleset": sheet, "total": len(games),
+                                 "games": page, "next": page[-1]["id"] if more else None},
+                                sort_keys=True, separators=(",", ":")) + "\n")
+    return pages
+
+
 def audit_with_core(day, sheet: str, core=audit, signatures: bool = True):
     """The core's whole-day audit (this tree's, or ``core`` of another commit); returns its
-    DayAudit."""
-    return core.audit_day(day.ledger, day.date, sheet, day.games[sheet],
+    DayAudit. An audit that reads the published pages (``read_pages``) is handed their text
+    and reads them in the timed part; an older one, the games parsed beforehand."""
+    games = core.read_pages(day.pages) if hasattr(core, "read_pages") else day.games[sheet]
+    return core.audit_day(day.ledger, day.date, sheet, games,
                           verify_signature if signatures else None)
 
 
 def audit_with_standalone(standalone, day, sheet: str, signatures: bool = True):
-    """verify.py's whole-day audit; returns its Report."""
+    """verify.py's whole-day audit; returns its Report. Like ``audit_with_core``, a verify.py
+    that reads the pages' text (``read_pages``) is handed it."""
     report = standalone.Report()
-    standalone.check_day(report, day.ledger, day.date, sheet, day.games[sheet],
+    games = standalone.read_pages(day.pages) if hasattr(standalone, "read_pages") \
+        else day.games[sheet]
+    standalone.check_day(report, day.ledger, day.date, sheet, games,
                          standalone.ed25519_verifier() if signatures else None)
     return report
+
+
+def parse_pages(day) -> None:
+    """What an older audit's caller does before it: ``json.loads`` of every page."""
+    for page in day.pages:
+        json.loads(page)
 
 
 class Floor:
@@ -201,10 +228,9 @@ class Floor:
 def run_once(which: str, day, sheet: str, core, standalone) -> None:
     """One audit of the day without signatures (``nothing``: none), for an instruction count."""
     if which == "core":
-        core.audit_day(day.ledger, day.date, sheet, day.games[sheet], None)
+        audit_with_core(day, sheet, core, signatures=False)
     elif which == "verify.py":
-        standalone.check_day(standalone.Report(), day.ledger, day.date, sheet, day.games[sheet],
-                             None)
+        audit_with_standalone(standalone, day, sheet, signatures=False)
 
 
 def main() -> int:
@@ -242,6 +268,7 @@ def main() -> int:
               f"in {generation:.1f} s.", end=" ")
     # the games as an auditor has them: parsed from the JSON the service publishes
     day.games[args.sheet] = json.loads(published)
+    day.pages = service_pages(day, args.sheet)
     args.games = len(day.games[args.sheet])
     print(f"{args.games} games, {len(published) / 1e6:.0f} MB of game JSON, "
           f"{len(day.ledger)} ledger entries. Load average {load_average()}.")
@@ -264,6 +291,7 @@ def main() -> int:
             "verify.py, no signatures": lambda: audit_with_standalone(
                 standalone, day, args.sheet, signatures=False)}
            if args.without_signatures else {}),
+        "json.loads of the pages": lambda: parse_pages(day),
         "floor: HMAC-SHA256 + SHA-256 only": floor.hashing,
         "floor: + Ed25519 (receipts, entries)": floor.everything,
     }
@@ -286,7 +314,7 @@ def main() -> int:
     print("(games/s and ÷ floor from CPU seconds; ÷ floor = games/s over the Ed25519 floor's)")
 
     failed = [check for label, result in results.items()
-              if not label.startswith("floor") and "no signatures" not in label
+              if not label.startswith(("floor", "json")) and "no signatures" not in label
               for check in getattr(result, "checks", [])
               if (check.ok if hasattr(check, "ok") else check[1]) is not True]
     if failed:
