@@ -48,6 +48,7 @@ import binascii
 import datetime
 import hashlib
 import hmac
+import itertools
 import json
 import marshal
 import re
@@ -764,16 +765,20 @@ def fast_replay(transcript, sheet_id, rolls, steps):
     roll after the last box, and five of a kind (the Joker rule, the extra bonus) depend on the
     whole sheet and are checked in every game.
     """
-    try:
-        encoded = marshal.dumps(transcript, MARSHAL_VERSION)
-    except ValueError:  # not plain JSON values
-        return None
-    pieces = marshal_pieces(encoded)
-    if pieces is None:
-        return None
+    if isinstance(transcript, PageTranscript):  # its pieces are its entries' own texts
+        pieces, entries = transcript.pieces, itertools.repeat(None)
+        steps = steps.setdefault("published", {})
+    else:
+        try:
+            encoded = marshal.dumps(transcript, MARSHAL_VERSION)
+        except ValueError:  # not plain JSON values
+            return None
+        pieces, entries = marshal_pieces(encoded), transcript
+        if pieces is None:
+            return None
     sheet = Sheet(sheet_id)
     node, texts, boxes = step_node(steps, (0, 0, None)), [], sheet.boxes
-    for piece, entry in zip(pieces, transcript, strict=True):
+    for piece, entry in zip(pieces, entries, strict=False):  # entries may be repeat(None)
         step = node.get(piece) or learn_step(steps, node, piece, entry, sheet_id, rolls)
         if step is None:
             return None
@@ -794,6 +799,82 @@ def fast_replay(transcript, sheet_id, rolls, steps):
     if sheet.full() and node[None][1]:  # rolled after the last box
         return None
     return sheet, b"[" + b",".join(texts) + b"]"
+
+
+class PageTranscript:
+    """A transcript as a day's page publishes it: its exact text and the texts of its entries
+    between their braces (``read_page`` checked each parses as a JSON object)."""
+
+    __slots__ = ("text", "pieces")
+
+    def __init__(self, text, pieces):
+        """Keep the text and the entries' pieces."""
+        self.text, self.pieces = text, pieces
+
+    def parsed(self):
+        """The transcript as json.loads reads it."""
+        return json.loads(self.text)
+
+
+# A transcript's text in a page: its key, after "{" or "," (a quote there opens a string: in a
+# string every quote is escaped), then "[]" or "[{" up to the first "}]". (No look-behind in the
+# pattern: that would cost re its fast search for the pattern's fixed start.)
+TRANSCRIPT_KEY = re.compile(r'"transcript":(\[\]|\[\{)')
+
+
+def read_page(text, objects):
+    """A day's page (``GET /days/<date>/<sheet>/games``) as json.loads reads it, except that a
+    game's transcript whose text can be cut exactly is a PageTranscript: its entries, cut at
+    "},{", each parse as an object (``objects`` keeps the pieces known to, across the day's
+    pages), so the cut text is a whole array. The page is parsed with a placeholder string
+    starting with U+0000 in each cut transcript's place (a page that holds the escape \\u0000
+    anywhere is parsed whole: every such string parsed is a placeholder), and each must come
+    back as a game's transcript, or the page is parsed whole."""
+    if "\\u0000" in text:
+        return json.loads(text)
+    parts, cut, done = [], [], 0
+    for match in TRANSCRIPT_KEY.finditer(text):
+        start = match.start(1)
+        if start < done or text[match.start() - 1:match.start()] not in ("{", ","):
+            continue  # inside a transcript already cut, or not a key
+        if match.group(1) == "[]":
+            end, pieces = start + 2, []
+        else:
+            end = text.find("}]", start) + 2
+            if end < 2:
+                break
+            pieces = text[start + 2:end - 2].split("},{")
+            for piece in pieces:
+                if piece not in objects:
+                    try:
+                        json.loads("{" + piece + "}")
+                    except (ValueError, RecursionError):
+                        return json.loads(text)
+                    objects.add(piece)
+        parts += [text[done:start], f'"\\u0000{len(cut)}"']
+        cut.append(PageTranscript(text[start:end], pieces))
+        done = end
+    if not cut:
+        return json.loads(text)
+    try:
+        page = json.loads("".join(parts) + text[done:])
+    except (ValueError, RecursionError):
+        return json.loads(text)
+    games = page.get("games") if isinstance(page, dict) else None
+    placed = 0
+    for game in games if isinstance(games, list) else []:
+        value = game.get("transcript") if isinstance(game, dict) else None
+        if isinstance(value, str) and value.startswith("\0"):
+            game["transcript"] = cut[int(value[1:])]
+            placed += 1
+    return page if placed == len(cut) else json.loads(text)
+
+
+def read_pages(pages):
+    """The games of a day's pages' texts, one after another, read by ``read_page``."""
+    objects = set()
+    for page in pages:
+        yield from read_page(page, objects)["games"]
 
 
 def marshal_pieces(encoded):
@@ -855,12 +936,17 @@ def learn_step(steps, node, piece, entry, sheet_id, rolls):
 def read_entry(piece, entry, sheet_id):
     """What an entry says whatever the state, with its canonical JSON last: ("roll", hold,
     dice, text) or ("score", box, points, bonus, text); None when it does not marshal to
-    exactly ``piece`` or is not a well-formed entry (the keys and types ``replay`` requires)."""
-    try:
-        if marshal.dumps(entry, MARSHAL_VERSION) != b"{" + piece + b"0":
+    exactly ``piece`` or is not a well-formed entry (the keys and types ``replay`` requires).
+    A published text's piece comes without its entry (None): the entry is what it parses to
+    (``read_page`` checked that it parses)."""
+    if entry is None:
+        entry = json.loads("{" + piece + "}")
+    else:
+        try:
+            if marshal.dumps(entry, MARSHAL_VERSION) != b"{" + piece + b"0":
+                return None
+        except ValueError:
             return None
-    except ValueError:
-        return None
     action = entry.get("action")
     if action == "roll" and set(entry) == {"action", "hold", "dice"}:
         hold, dice = entry["hold"], entry["dice"]
@@ -1035,12 +1121,15 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
                                               f"{game_id!r}")
             continue
         seen.add(game_id)
-        fast = fast_replay(game.get("transcript"), sheet_id, rolls, steps)
+        transcript = game.get("transcript")
+        fast = fast_replay(transcript, sheet_id, rolls, steps)
         if fast:
             sheet, encoded = fast
         else:
             own, encoded = Report(), None
-            sheet = replay(own, game.get("transcript"), sheet_id, rolls, explain=False)
+            if isinstance(transcript, PageTranscript):
+                transcript = transcript.parsed()
+            sheet = replay(own, transcript, sheet_id, rolls, explain=False)
             wrong = [check for check in own.checks if check[0] != "game complete"]
             if wrong:
                 failures["games replayed"].append(f"game {game_id}: {wrong[0][0]}: "
@@ -1069,7 +1158,7 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
                 failures["receipts"].append(f"game {game_id}: {'; '.join(problems)}")
                 continue
             message = unsigned_bytes(receipt)
-        digest = sha256(encoded) if encoded else transcript_digest(game.get("transcript"))
+        digest = sha256(encoded) if encoded else transcript_digest(transcript)
         if digest != receipt["transcript_sha256"]:
             failures["transcript hashes"].append(
                 f"game {game_id}: SHA-256 of the transcript {digest} ≠ receipt "
