@@ -816,9 +816,8 @@ class PageTranscript:
         return json.loads(self.text)
 
 
-# A transcript's text in a page: its key, after "{" or "," (a quote there opens a string: in a
-# string every quote is escaped), then "[]" or "[{" up to the first "}]". (No look-behind in the
-# pattern: that would cost re its fast search for the pattern's fixed start.)
+# A transcript's text in a page: its key (the quote after "transcript" ends a string, and the
+# ":" after it makes that a key in a valid page), then "[]" or "[{" up to the first "}]"
 TRANSCRIPT_KEY = re.compile(r'"transcript":(\[\]|\[\{)')
 
 
@@ -835,8 +834,8 @@ def read_page(text, objects):
     parts, cut, done = [], [], 0
     for match in TRANSCRIPT_KEY.finditer(text):
         start = match.start(1)
-        if start < done or text[match.start() - 1:match.start()] not in ("{", ","):
-            continue  # inside a transcript already cut, or not a key
+        if start < done:
+            continue  # inside a transcript already cut
         if match.group(1) == "[]":
             end, pieces = start + 2, []
         else:

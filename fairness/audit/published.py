@@ -48,20 +48,19 @@ class PageReader:
         """``json.loads(text)``, each game's transcript a ``PublishedTranscript`` where it could
         be cut exactly.
 
-        A transcript is cut at ``"transcript":[`` after ``{`` or ``,`` (a quote there opens a
-        string: inside a string every quote is escaped), up to the first ``}]`` after it, its
+        A transcript is cut at ``"transcript":[`` (its second quote ends a string, so the
+        ``:`` after it makes it a key in a valid page), up to the first ``}]`` after it, its
         entries at ``},{``; every entry must parse as a JSON object, so the cut text is a whole
-        JSON array. The page is then parsed with a placeholder in each cut transcript's place,
-        and each placeholder must be found as a game's ``transcript``: anything else (a cut
-        not at a game's transcript, a key given twice) and the page is parsed whole instead.
+        JSON array, in a value's place. The page is then parsed with a placeholder in each cut
+        transcript's place, and each placeholder must be found as a game's ``transcript``:
+        anything else (a cut not at a game's transcript, a key given twice, the page no longer
+        valid) and the page is parsed whole instead.
         """
         if _NUL_ESCAPE in text:
             return json.loads(text)
         segments, transcripts, copied, position, find = [], [], 0, 0, text.find
-        while (start := find(_MARK, position)) > 0:
+        while (start := find(_MARK, position)) >= 0:
             opening = position = start + len(_MARK) - 1
-            if text[start - 1] not in "{,":
-                continue
             if text.startswith("[]", opening):
                 end, pieces = opening + 2, []
             elif text.startswith(_ENTRIES_START, opening):

@@ -61,6 +61,10 @@ def rewritten(rng: random.Random, text: str) -> tuple[str, str]:
                                                      '\\":[{', 1),
         "the marker as a receipt's key": lambda: text.replace(
             '"receipt":{', '"receipt":{"transcript":[{"a":1}],', 1),
+        "the marker ending another key": lambda: text.replace(
+            '"receipt":{', '"receipt":{"x\\"transcript":[{"a":1}],', 1),
+        "the marker after a space": lambda: text.replace(',"transcript":[', ', "transcript":[',
+                                                         1 + at % 3),
         "}] in a string": lambda: text[:start] + text[start:end].replace('"roll"', '"r}]"', 1)
         + text[end:],
         "},{ in a string": lambda: text[:start] + text[start:end].replace(
