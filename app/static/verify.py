@@ -46,6 +46,7 @@ import argparse
 import base64
 import binascii
 import datetime
+import functools
 import hashlib
 import hmac
 import itertools
@@ -2078,16 +2079,16 @@ def page_size(text):
     return int(text)
 
 
-def fetch(base, path):
-    """GET a JSON document from the server's API; a 429 (rate limited) is waited out and asked
-    again, up to RETRIES times."""
+def fetch(base, path, read=json.loads):
+    """GET a JSON document from the server's API, read from its text by ``read``; a 429 (rate
+    limited) is waited out and asked again, up to RETRIES times."""
     url = base.rstrip("/") + "/api/v1" + path
     request = urllib.request.Request(url, headers={"Accept": "application/json",
                                                    "User-Agent": "yacht-daily-verify/1"})
     for attempt in range(RETRIES + 1):
         try:
             with urllib.request.urlopen(request, timeout=120) as response:
-                return json.loads(response.read().decode("utf-8"))
+                return read(response.read().decode("utf-8"))
         except urllib.error.HTTPError as error:
             if error.code != 429 or attempt == RETRIES:
                 raise OSError(f"{url}: HTTP {error.code}: {error_message(error)}") from None
@@ -2131,8 +2132,10 @@ def download(args):
     data = {"ledger": fetch(args.url, "/ledger")["entries"]}
     if args.mode == "day":
         data["leaderboard"] = fetch(args.url, f"/leaderboard/{args.date}/{args.sheet}?limit=100")
-        first = fetch(args.url, day_page_path(args, None))  # a day not revealed stops here
-        data["games"] = day_games(args, first)
+        # the transcripts' text kept (read_page): check_day's fast path
+        read = functools.partial(read_page, objects=set())
+        first = fetch(args.url, day_page_path(args, None), read)  # a day not revealed stops here
+        data["games"] = day_games(args, first, read)
         return data
     state = fetch(args.url, f"/games/{args.game_id}")["game"]
     data.update(receipt=state["receipt"], transcript=state["transcript"],
@@ -2146,9 +2149,9 @@ def day_page_path(args, after):
     return path if after is None else f"{path}&after={after}"
 
 
-def day_games(args, page):
-    """Every game of the day, fetched page by page from ``page`` on: only one page is held.
-    On a terminal, a progress bar counts them against the day's total."""
+def day_games(args, page, read):
+    """Every game of the day, fetched page by page from ``page`` on, each read by ``read``:
+    only one page is held. On a terminal, a progress bar counts them against the day's total."""
     done, total = 0, page.get("total")
     bar = progress_bar if sys.stderr.isatty() else None
     while True:
@@ -2159,7 +2162,7 @@ def day_games(args, page):
             yield game
         if page.get("next") is None:
             return
-        page = fetch(args.url, day_page_path(args, page["next"]))
+        page = fetch(args.url, day_page_path(args, page["next"]), read)
 
 
 def read_keys(values):

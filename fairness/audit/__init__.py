@@ -31,6 +31,7 @@ from .game_checks import check_game, computed_root
 from .ledger_checks import check_ledger
 from .ledger_view import LedgerView
 from .match_checks import answer_parts, check_match, check_match_in_ledger, match_epoch_check
+from .published import PageReader, PublishedTranscript
 from .replay import CachedRules, Replayed, SharedStream, replay_checks
 
 __all__ = [
@@ -42,7 +43,9 @@ __all__ = [
     "FastReplay",
     "FastReplayed",
     "LedgerView",
+    "PageReader",
     "Progress",
+    "PublishedTranscript",
     "Replayed",
     "SharedStream",
     "SignatureCheck",
