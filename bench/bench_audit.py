@@ -284,6 +284,8 @@ def main() -> int:
     standalone = load_standalone()
     exported = tempfile.TemporaryDirectory(prefix="bench_audit_")
     if args.once:
+        if not args.scan_kept:
+            gc.freeze()
         core = audit
         if args.against:
             core, standalone = load_baseline(args.against, Path(exported.name))
@@ -312,6 +314,11 @@ def main() -> int:
         work = {f"core at {args.against}": lambda: audit_with_core(day, args.sheet, core_then),
                 f"verify.py at {args.against}": lambda: audit_with_standalone(
                     standalone_then, day, args.sheet),
+                **({f"core at {args.against}, no signatures": lambda: audit_with_core(
+                    day, args.sheet, core_then, signatures=False),
+                    f"verify.py at {args.against}, no signatures": lambda: audit_with_standalone(
+                        standalone_then, day, args.sheet, signatures=False)}
+                   if args.without_signatures else {}),
                 **work}
     best, results = best_of(args.rounds, work)
     exported.cleanup()
@@ -319,9 +326,9 @@ def main() -> int:
     hashing_cpu = best["floor: HMAC-SHA256 + SHA-256 only"][0]
 
     print(f"\nBest of {args.rounds} interleaved rounds; load average now {load_average()}.")
-    print(f"{'':38} {'CPU s':>7} {'wall s':>7} {'games/s':>9} {'÷ floor':>8} {'× hashing':>10}")
+    print(f"{'':44} {'CPU s':>7} {'wall s':>7} {'games/s':>9} {'÷ floor':>8} {'× hashing':>10}")
     for label, (cpu, wall) in best.items():
-        print(f"{label:38} {cpu:7.2f} {wall:7.2f} {args.games / cpu:9.0f} "
+        print(f"{label:44} {cpu:7.2f} {wall:7.2f} {args.games / cpu:9.0f} "
               f"{floor_cpu / cpu:8.2f} {cpu / hashing_cpu:10.1f}")
     print("(games/s and ÷ floor from CPU seconds; ÷ floor = games/s over the Ed25519 floor's)")
 
