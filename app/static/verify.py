@@ -819,7 +819,7 @@ class PageTranscript:
 
 # A transcript's text in a page: its key (the quote after "transcript" ends a string, and the
 # ":" after it makes that a key in a valid page), then "[]" or "[{" up to the first "}]"
-TRANSCRIPT_KEY = re.compile(r'"transcript":(\[\]|\[\{)')
+TRANSCRIPT_KEY = '"transcript":['
 
 
 def read_page(text, objects):
@@ -833,18 +833,20 @@ def read_page(text, objects):
     if "\\u0000" in text:
         return json.loads(text)
     parts, cut, done = [], [], 0
-    for match in TRANSCRIPT_KEY.finditer(text):
-        start = match.start(1)
-        if start < done:
-            continue  # inside a transcript already cut
-        if match.group(1) == "[]":
+    found = text.find(TRANSCRIPT_KEY)
+    while found >= 0:
+        start = found + len(TRANSCRIPT_KEY) - 1
+        if text.startswith("[]", start):
             end, pieces = start + 2, []
+        elif not text.startswith("[{", start):
+            found = text.find(TRANSCRIPT_KEY, start)
+            continue
         else:
             end = text.find("}]", start) + 2
             if end < 2:
                 break
             pieces = text[start + 2:end - 2].split("},{")
-            for piece in pieces:
+            for piece in () if objects.issuperset(pieces) else pieces:
                 if piece not in objects:
                     try:
                         json.loads("{" + piece + "}")
@@ -854,6 +856,7 @@ def read_page(text, objects):
         parts += [text[done:start], f'"\\u0000{len(cut)}"']
         cut.append(PageTranscript(text[start:end], pieces))
         done = end
+        found = text.find(TRANSCRIPT_KEY, end)
     if not cut:
         return json.loads(text)
     try:
