@@ -82,9 +82,11 @@ def day(url: str, date: str, sheet: str, top: int, page_size: int,
         expected = read_keys(expect_keys)
         entries = fetch(url, "/ledger")["entries"]
         published = fetch(url, f"/leaderboard/{date}/{sheet}?limit={LEADERBOARD_LIMIT}")
-        first = fetch(url, path)
+        read = audit.PageReader().read  # the transcripts' text kept: the audit's fast path
+        first = fetch(url, path, read)
         with progress_bar(first["total"]) as progress:
-            result = audit.audit_day(entries, date, sheet, day_games(url, path, first, progress),
+            result = audit.audit_day(entries, date, sheet,
+                                     day_games(url, path, first, progress, read),
                                      verify_signature, None, published)
     except READ_ERRORS as error:
         cannot_read(error)
@@ -94,8 +96,9 @@ def day(url: str, date: str, sheet: str, top: int, page_size: int,
     finish(result.checks + key_checks(entries, expected))
 
 
-def day_games(url: str, path: str, page: dict, progress):
-    """Every game of the day, fetched page by page from ``page`` on: one page held at a time."""
+def day_games(url: str, path: str, page: dict, progress, read):
+    """Every game of the day, fetched page by page from ``page`` on and each read by ``read``:
+    one page held at a time."""
     done = 0
     while True:
         for game in page["games"]:
@@ -105,7 +108,7 @@ def day_games(url: str, path: str, page: dict, progress):
             progress(done, None)
         if page["next"] is None:
             return
-        page = fetch(url, f"{path}&after={page['next']}")
+        page = fetch(url, f"{path}&after={page['next']}", read)
 
 
 @verify.command()
@@ -178,7 +181,7 @@ def log(url: str | None, ledger_path: str | None, log_path: str | None, date: st
         if games is None and url is not None and any(
                 entry.get("date") == date for entry in entries):
             path = f"/days/{date}/{sheet}/games?limit={DAY_PAGE}"
-            games = list(day_games(url, path, fetch(url, path), None))
+            games = list(day_games(url, path, fetch(url, path), None, json.loads))
         receipts = []
         if receipt_path:
             receipts.append((load(receipt_path, "game", "receipt"),
@@ -295,16 +298,16 @@ def key_checks(entries: list, expected: set[str]) -> list:
     return checks
 
 
-def fetch(base_url: str, path: str):
-    """GET a JSON document of the server's API; a 429 (rate limited) is waited out and asked
-    again, up to RETRIES times."""
+def fetch(base_url: str, path: str, read=json.loads):
+    """GET a JSON document of the server's API, read from its text by ``read``; a 429 (rate
+    limited) is waited out and asked again, up to RETRIES times."""
     url = base_url.rstrip("/") + "/api/v1" + path
     request = urllib.request.Request(url, headers={"Accept": "application/json",
                                                    "User-Agent": "yacht-daily-verify"})
     for attempt in range(RETRIES + 1):
         try:
             with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:
-                return json.loads(response.read().decode("utf-8"))
+                return read(response.read().decode("utf-8"))
         except urllib.error.HTTPError as error:
             if error.code != 429 or attempt == RETRIES:
                 raise OSError(f"{url}: HTTP {error.code}: {error_message(error)}") from None

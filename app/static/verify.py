@@ -46,8 +46,10 @@ import argparse
 import base64
 import binascii
 import datetime
+import functools
 import hashlib
 import hmac
+import itertools
 import json
 import marshal
 import re
@@ -764,16 +766,20 @@ def fast_replay(transcript, sheet_id, rolls, steps):
     roll after the last box, and five of a kind (the Joker rule, the extra bonus) depend on the
     whole sheet and are checked in every game.
     """
-    try:
-        encoded = marshal.dumps(transcript, MARSHAL_VERSION)
-    except ValueError:  # not plain JSON values
-        return None
-    pieces = marshal_pieces(encoded)
-    if pieces is None:
-        return None
+    if isinstance(transcript, PageTranscript):  # its pieces are its entries' own texts
+        pieces, entries = transcript.pieces, itertools.repeat(None)
+        steps = steps.setdefault("published", {})
+    else:
+        try:
+            encoded = marshal.dumps(transcript, MARSHAL_VERSION)
+        except ValueError:  # not plain JSON values
+            return None
+        pieces, entries = marshal_pieces(encoded), transcript
+        if pieces is None:
+            return None
     sheet = Sheet(sheet_id)
     node, texts, boxes = step_node(steps, (0, 0, None)), [], sheet.boxes
-    for piece, entry in zip(pieces, transcript, strict=True):
+    for piece, entry in zip(pieces, entries, strict=False):  # entries may be repeat(None)
         step = node.get(piece) or learn_step(steps, node, piece, entry, sheet_id, rolls)
         if step is None:
             return None
@@ -794,6 +800,84 @@ def fast_replay(transcript, sheet_id, rolls, steps):
     if sheet.full() and node[None][1]:  # rolled after the last box
         return None
     return sheet, b"[" + b",".join(texts) + b"]"
+
+
+class PageTranscript:
+    """A transcript as a day's page publishes it: its exact text and the texts of its entries
+    between their braces (``read_page`` checked each parses as a JSON object)."""
+
+    __slots__ = ("text", "pieces")
+
+    def __init__(self, text, pieces):
+        """Keep the text and the entries' pieces."""
+        self.text, self.pieces = text, pieces
+
+    def parsed(self):
+        """The transcript as json.loads reads it."""
+        return json.loads(self.text)
+
+
+# A transcript's text in a page: its key (the quote after "transcript" ends a string, and the
+# ":" after it makes that a key in a valid page), then "[]" or "[{" up to the first "}]"
+TRANSCRIPT_KEY = '"transcript":['
+
+
+def read_page(text, objects):
+    """A day's page (``GET /days/<date>/<sheet>/games``) as json.loads reads it, except that a
+    game's transcript whose text can be cut exactly is a PageTranscript: its entries, cut at
+    "},{", each parse as an object (``objects`` keeps the pieces known to, across the day's
+    pages), so the cut text is a whole array. The page is parsed with a placeholder string
+    starting with U+0000 in each cut transcript's place (a page that holds the escape \\u0000
+    anywhere is parsed whole: every such string parsed is a placeholder), and each must come
+    back as a game's transcript, or the page is parsed whole."""
+    if "\\u0000" in text:
+        return json.loads(text)
+    parts, cut, done = [], [], 0
+    found = text.find(TRANSCRIPT_KEY)
+    while found >= 0:
+        start = found + len(TRANSCRIPT_KEY) - 1
+        if text.startswith("[]", start):
+            end, pieces = start + 2, []
+        elif not text.startswith("[{", start):
+            found = text.find(TRANSCRIPT_KEY, start)
+            continue
+        else:
+            end = text.find("}]", start) + 2
+            if end < 2:
+                break
+            pieces = text[start + 2:end - 2].split("},{")
+            for piece in () if objects.issuperset(pieces) else pieces:
+                if piece not in objects:
+                    try:
+                        json.loads("{" + piece + "}")
+                    except (ValueError, RecursionError):
+                        return json.loads(text)
+                    objects.add(piece)
+        parts += [text[done:start], f'"\\u0000{len(cut)}"']
+        cut.append(PageTranscript(text[start:end], pieces))
+        done = end
+        found = text.find(TRANSCRIPT_KEY, end)
+    if not cut:
+        return json.loads(text)
+    try:
+        page = json.loads("".join(parts) + text[done:])
+    except (ValueError, RecursionError):
+        return json.loads(text)
+    games = page.get("games") if isinstance(page, dict) else None
+    placed = 0
+    for game in games if isinstance(games, list) else []:
+        value = game.get("transcript") if isinstance(game, dict) else None
+        if isinstance(value, str) and value.startswith("\0"):
+            game["transcript"] = cut[int(value[1:])]
+            placed += 1
+    return page if placed == len(cut) else json.loads(text)
+
+
+def read_pages(pages):
+    """The games of a day's pages' texts, one after another, read by ``read_page``."""
+    objects = set()
+    for page in pages:
+        yield from read_page(page, objects)["games"]
 
 
 def marshal_pieces(encoded):
@@ -855,12 +939,17 @@ def learn_step(steps, node, piece, entry, sheet_id, rolls):
 def read_entry(piece, entry, sheet_id):
     """What an entry says whatever the state, with its canonical JSON last: ("roll", hold,
     dice, text) or ("score", box, points, bonus, text); None when it does not marshal to
-    exactly ``piece`` or is not a well-formed entry (the keys and types ``replay`` requires)."""
-    try:
-        if marshal.dumps(entry, MARSHAL_VERSION) != b"{" + piece + b"0":
+    exactly ``piece`` or is not a well-formed entry (the keys and types ``replay`` requires).
+    A published text's piece comes without its entry (None): the entry is what it parses to
+    (``read_page`` checked that it parses)."""
+    if entry is None:
+        entry = json.loads("{" + piece + "}")
+    else:
+        try:
+            if marshal.dumps(entry, MARSHAL_VERSION) != b"{" + piece + b"0":
+                return None
+        except ValueError:
             return None
-    except ValueError:
-        return None
     action = entry.get("action")
     if action == "roll" and set(entry) == {"action", "hold", "dice"}:
         hold, dice = entry["hold"], entry["dice"]
@@ -1035,12 +1124,15 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
                                               f"{game_id!r}")
             continue
         seen.add(game_id)
-        fast = fast_replay(game.get("transcript"), sheet_id, rolls, steps)
+        transcript = game.get("transcript")
+        fast = fast_replay(transcript, sheet_id, rolls, steps)
         if fast:
             sheet, encoded = fast
         else:
             own, encoded = Report(), None
-            sheet = replay(own, game.get("transcript"), sheet_id, rolls, explain=False)
+            if isinstance(transcript, PageTranscript):
+                transcript = transcript.parsed()
+            sheet = replay(own, transcript, sheet_id, rolls, explain=False)
             wrong = [check for check in own.checks if check[0] != "game complete"]
             if wrong:
                 failures["games replayed"].append(f"game {game_id}: {wrong[0][0]}: "
@@ -1069,7 +1161,7 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
                 failures["receipts"].append(f"game {game_id}: {'; '.join(problems)}")
                 continue
             message = unsigned_bytes(receipt)
-        digest = sha256(encoded) if encoded else transcript_digest(game.get("transcript"))
+        digest = sha256(encoded) if encoded else transcript_digest(transcript)
         if digest != receipt["transcript_sha256"]:
             failures["transcript hashes"].append(
                 f"game {game_id}: SHA-256 of the transcript {digest} ≠ receipt "
@@ -1990,16 +2082,16 @@ def page_size(text):
     return int(text)
 
 
-def fetch(base, path):
-    """GET a JSON document from the server's API; a 429 (rate limited) is waited out and asked
-    again, up to RETRIES times."""
+def fetch(base, path, read=json.loads):
+    """GET a JSON document from the server's API, read from its text by ``read``; a 429 (rate
+    limited) is waited out and asked again, up to RETRIES times."""
     url = base.rstrip("/") + "/api/v1" + path
     request = urllib.request.Request(url, headers={"Accept": "application/json",
                                                    "User-Agent": "yacht-daily-verify/1"})
     for attempt in range(RETRIES + 1):
         try:
             with urllib.request.urlopen(request, timeout=120) as response:
-                return json.loads(response.read().decode("utf-8"))
+                return read(response.read().decode("utf-8"))
         except urllib.error.HTTPError as error:
             if error.code != 429 or attempt == RETRIES:
                 raise OSError(f"{url}: HTTP {error.code}: {error_message(error)}") from None
@@ -2043,8 +2135,10 @@ def download(args):
     data = {"ledger": fetch(args.url, "/ledger")["entries"]}
     if args.mode == "day":
         data["leaderboard"] = fetch(args.url, f"/leaderboard/{args.date}/{args.sheet}?limit=100")
-        first = fetch(args.url, day_page_path(args, None))  # a day not revealed stops here
-        data["games"] = day_games(args, first)
+        # the transcripts' text kept (read_page): check_day's fast path
+        read = functools.partial(read_page, objects=set())
+        first = fetch(args.url, day_page_path(args, None), read)  # a day not revealed stops here
+        data["games"] = day_games(args, first, read)
         return data
     state = fetch(args.url, f"/games/{args.game_id}")["game"]
     data.update(receipt=state["receipt"], transcript=state["transcript"],
@@ -2058,9 +2152,9 @@ def day_page_path(args, after):
     return path if after is None else f"{path}&after={after}"
 
 
-def day_games(args, page):
-    """Every game of the day, fetched page by page from ``page`` on: only one page is held.
-    On a terminal, a progress bar counts them against the day's total."""
+def day_games(args, page, read):
+    """Every game of the day, fetched page by page from ``page`` on, each read by ``read``:
+    only one page is held. On a terminal, a progress bar counts them against the day's total."""
     done, total = 0, page.get("total")
     bar = progress_bar if sys.stderr.isatty() else None
     while True:
@@ -2071,7 +2165,7 @@ def day_games(args, page):
             yield game
         if page.get("next") is None:
             return
-        page = fetch(args.url, day_page_path(args, page["next"]))
+        page = fetch(args.url, day_page_path(args, page["next"]), read)
 
 
 def read_keys(values):

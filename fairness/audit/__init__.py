@@ -11,7 +11,7 @@ checks.py holds what every check shares; ledger_view.py and ledger_checks.py the
 game_checks.py one game;
 match_checks.py one match (practice, against the computer, a table); replay.py and
 fast_replay.py the replays; day.py a whole day, with fast_receipt.py writing its receipts'
-signed bytes.
+signed bytes and published.py reading its pages with their transcripts' text kept.
 """
 
 from .checks import (
@@ -25,12 +25,13 @@ from .checks import (
     safe_canonical,
     short,
 )
-from .day import DayAudit, Progress, audit_day, check_leaderboard
+from .day import DayAudit, Progress, audit_day, check_leaderboard, read_pages
 from .fast_replay import FastReplay, FastReplayed
 from .game_checks import check_game, computed_root
 from .ledger_checks import check_ledger
 from .ledger_view import LedgerView
 from .match_checks import answer_parts, check_match, check_match_in_ledger, match_epoch_check
+from .published import PageReader, PublishedTranscript
 from .replay import CachedRules, Replayed, SharedStream, replay_checks
 
 __all__ = [
@@ -42,7 +43,9 @@ __all__ = [
     "FastReplay",
     "FastReplayed",
     "LedgerView",
+    "PageReader",
     "Progress",
+    "PublishedTranscript",
     "Replayed",
     "SharedStream",
     "SignatureCheck",
@@ -58,6 +61,7 @@ __all__ = [
     "dice_text",
     "hold_text",
     "match_epoch_check",
+    "read_pages",
     "replay_checks",
     "safe_canonical",
     "short",

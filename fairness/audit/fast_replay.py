@@ -7,12 +7,15 @@ an entry is (its keys and types, its canonical JSON, the box it fills) does not 
 state: it is read once per distinct entry.
 """
 
+import json
 import marshal
 from dataclasses import dataclass
+from itertools import repeat
 
 from .. import rules
 from ..scoring import is_five_of_a_kind
 from .checks import unchecked_canonical
+from .published import PublishedTranscript
 from .replay import (
     ROLL_KEYS,
     SCORE_KEYS,
@@ -80,9 +83,18 @@ class FastReplay:
         pieces = _pieces(encoded)
         if pieces is None:
             return None
+        sheet = self._walk(pieces, transcript)
+        if sheet is None:
+            return None
+        return *sheet, b"[" + b",".join(map(self._text_of, pieces)) + b"]"
+
+    def _walk(self, pieces: list, entries) -> tuple[dict, int] | None:
+        """(boxes, extra bonus) of the transcript cut into ``pieces`` (its ``entries`` beside
+        them, or ``repeat(None)`` for a published text's pieces), when every entry is exactly
+        what the rules give, else None."""
         node, filled = self.start, []
         fill = filled.append
-        for piece, entry in zip(pieces, transcript, strict=True):
+        for piece, entry in zip(pieces, entries, strict=False):  # entries may be repeat(None)
             step = node.get(piece) or self._learn(node, piece, entry)
             if step is None:
                 return None
@@ -98,7 +110,7 @@ class FastReplay:
             boxes, extra = sheet
         if len(boxes) != len(filled) or (len(boxes) == self.size and node.state[1]):
             return None  # a box filled twice, or a roll after the last box
-        return boxes, extra, b"[" + b",".join(map(self._text_of, pieces)) + b"]"
+        return boxes, extra
 
     def _sheet_with_fives(self, filled: list) -> tuple[dict, int] | None:
         """(boxes, extra bonus) of boxes filled in order, some of them by five of a kind: each
@@ -170,10 +182,8 @@ class FastReplay:
         or ("score", box, points, bonus), its canonical JSON kept; None when it does not
         encode to exactly ``piece`` or is not a well-formed entry (the keys, types and box
         ``ReplayState`` requires)."""
-        try:
-            if marshal.dumps(entry, MARSHAL_VERSION) != _DICT + piece + _DICT_END:
-                return None
-        except ValueError:
+        entry = self._entry(piece, entry)
+        if entry is None:
             return None
         action = entry.get("action")
         if action == "roll" and entry.keys() == ROLL_KEYS:
@@ -193,8 +203,54 @@ class FastReplay:
         else:
             return None
         # every value is a str, bool or int: its canonical JSON is json.dumps's text
-        self._texts[piece] = unchecked_canonical(entry).encode("utf-8")
+        self._keep_text(piece, unchecked_canonical(entry))
         return read
+
+    def _entry(self, piece: bytes, entry) -> dict | None:
+        """``entry`` when it marshals to exactly ``piece``, else None."""
+        try:
+            return entry if marshal.dumps(entry, MARSHAL_VERSION) == _DICT + piece + _DICT_END \
+                else None
+        except ValueError:
+            return None
+
+    def _keep_text(self, piece, text: str) -> None:
+        """Keep the canonical JSON ``text`` of the entry ``piece`` encodes."""
+        self._texts[piece] = text.encode("utf-8")
+
+
+class PublishedReplay(FastReplay):
+    """The fast path on published transcripts (``PublishedTranscript``): the pieces are the
+    entries' own texts, the lookup keys as published, and the transcript's text is its
+    canonical bytes unless an entry is not written canonically (its keys unsorted, a space, an
+    escape, a key twice...): then the bytes are its entries' canonical texts joined."""
+
+    def __init__(self, stream: SharedStream, scorer: CachedRules):
+        """Bind the day's rolls and the sheet's cached scoring; no piece read yet."""
+        super().__init__(stream, scorer)
+        self._recoded: set[str] = set()  # pieces that are not their entry's canonical JSON
+
+    def sheet(self, transcript: PublishedTranscript) -> tuple[dict, int, bytes] | None:
+        """(boxes, extra bonus, the transcript's canonical bytes) when every entry is exactly
+        what the rules give, else None."""
+        pieces = transcript.pieces
+        sheet = self._walk(pieces, repeat(None))
+        if sheet is None:
+            return None
+        if self._recoded.isdisjoint(pieces):
+            return *sheet, transcript.text.encode("utf-8")
+        return *sheet, b"[" + b",".join(map(self._text_of, pieces)) + b"]"
+
+    def _entry(self, piece: str, entry) -> dict:
+        """The entry ``piece`` is the text of (the page reader checked that it parses)."""
+        return json.loads("{" + piece + "}")
+
+    def _keep_text(self, piece: str, text: str) -> None:
+        """Keep the canonical JSON ``text`` of the entry ``piece`` is the text of, and whether
+        they differ."""
+        super()._keep_text(piece, text)
+        if text != "{" + piece + "}":
+            self._recoded.add(piece)
 
 
 class _Node(dict):

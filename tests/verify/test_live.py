@@ -204,13 +204,16 @@ def test_the_verify_endpoint_says_what_the_script_says(revealed, standalone):
 
 def run_standalone_day(standalone, server, sheet, capsys, *options, tamper=None):
     """``verify.py day`` run in-process, its fetches recorded (and a page changed by ``tamper``
-    when given): (exit status, stdout lines, the API paths fetched)."""
+    when given): (exit status, stdout lines, the API paths fetched); the answers read are kept
+    in ``run_standalone_day.answers``."""
     fetched, real_fetch = [], standalone.fetch
+    run_standalone_day.answers = []
 
-    def recording_fetch(base, path):
+    def recording_fetch(base, path, read=json.loads):
         """The real fetch, recorded, its answer passed through ``tamper``."""
         fetched.append(path)
-        answer = real_fetch(base, path)
+        answer = real_fetch(base, path, read)
+        run_standalone_day.answers.append(answer)
         return tamper(path, answer) if tamper else answer
 
     standalone.fetch = recording_fetch
@@ -235,6 +238,10 @@ def test_verify_py_day_reads_the_day_page_by_page(revealed, standalone, capsys):
     assert pages[0] == f"/days/{PLAY_DATE}/yahtzee/games?limit=1"
     cursors = [path.split("&after=")[1] for path in pages[1:]]
     assert cursors == sorted(cursors) and len(set(cursors)) == 3
+    # the service's pages are cut whole: every transcript read as its published text
+    games = [game for answer in run_standalone_day.answers for game in answer.get("games", [])]
+    assert len(games) == 4
+    assert all(isinstance(game["transcript"], standalone.PageTranscript) for game in games)
 
 
 def test_verify_py_day_fails_on_a_tampered_later_page(revealed, standalone, capsys):
