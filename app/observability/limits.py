@@ -57,8 +57,8 @@ COSIGNATURE_RULE = f"{API}/logs/<date>/<sheet>/cosignatures"
 KINDS = ("create", "match-create", "game-action", "action", "verify", "day-games", "transfer",
          "cosignature")
 STORAGE_TIMEOUT = 2.0
+CONNECT_RETRY_SECONDS = 5.0
 KEY_PREFIX = "yacht-daily"
-MEMORY_STORAGE = "memory://"
 
 log = logging.getLogger(__name__)
 
@@ -212,26 +212,37 @@ class AddressCounter:
     every worker and replica), counted in this process's memory while that storage fails."""
 
     def __init__(self, uri: str):
-        """Count in the storage at ``uri``, with a short timeout so that a Redis away costs a
-        request seconds, not the worker's timeout."""
-        try:
-            storage = storage_from_string(uri, socket_timeout=STORAGE_TIMEOUT,
-                                          socket_connect_timeout=STORAGE_TIMEOUT)
-        except RedisClusterException as error:
-            # The cluster client connects as it is built: unreachable while this worker starts,
-            # the worker counts in memory until it is recycled, rather than not starting at all.
-            log.warning("rate limits counted in this process only: %s", error)
-            storage = storage_from_string(MEMORY_STORAGE)
-        self.shared = FixedWindowRateLimiter(storage)
+        """Count in the storage at ``uri``."""
+        self.uri = uri
         self.fallback = FixedWindowRateLimiter(MemoryStorage())
+        self._shared: FixedWindowRateLimiter | None = None
+        self._next_connect = 0.0
+        self._connect()
+
+    def _connect(self) -> FixedWindowRateLimiter | None:
+        """The shared storage's strategy, built now if it is not yet (a short timeout, so that
+        a Redis away costs a request seconds, not the worker's timeout). A Redis Cluster client
+        connects as it is built: unreachable, the process counts in memory and tries again
+        CONNECT_RETRY_SECONDS later, rather than not starting at all."""
+        if self._shared is None and time.monotonic() >= self._next_connect:
+            try:
+                self._shared = FixedWindowRateLimiter(storage_from_string(
+                    self.uri, socket_timeout=STORAGE_TIMEOUT,
+                    socket_connect_timeout=STORAGE_TIMEOUT))
+            except RedisClusterException as error:
+                log.warning("rate limits counted in this process meanwhile: %s", error)
+                self._next_connect = time.monotonic() + CONNECT_RETRY_SECONDS
+        return self._shared
 
     def hit(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> tuple:
         """Count one request: (the strategy that counted it, whether the limit still allows it)."""
-        try:
-            return self.shared, self.shared.hit(item, *identifiers)
-        except Exception as error:  # the storage away: count in this process meanwhile
-            log.warning("rate limit storage unreachable, counting in memory: %s", error)
-            return self.fallback, self.fallback.hit(item, *identifiers)
+        shared = self._connect()
+        if shared is not None:
+            try:
+                return shared, shared.hit(item, *identifiers)
+            except Exception as error:  # the storage away: count in this process meanwhile
+                log.warning("rate limit storage unreachable, counting in memory: %s", error)
+        return self.fallback, self.fallback.hit(item, *identifiers)
 
 
 class RouteBudgetKey:
