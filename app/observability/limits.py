@@ -9,10 +9,10 @@ mistakes do not eat the budget that everyone behind the same NAT shares; the tra
 budget counts every attempt (a refused redemption is what a code guesser spends), and so does
 the cosignatures' (each refused one still cost a signature check). A request is
 counted as it arrives, in one Redis round trip that also refuses it past the limit, and an
-answer that did nothing gives its count back (a second round trip, only then). Matches' and
-tables' actions are counted by ``ActionBudget`` straight on Flask-Limiter's storage and strategy
-(the same windows, keys and fallback), without Flask-Limiter's per-request evaluation, which
-cost as much CPU as the count's round trip.
+answer that did nothing gives its count back (a second round trip, only then). Every limited
+route is counted by an ``AddressBudget`` straight on ``limits``' public storages and fixed-window
+strategy (the keys Flask-Limiter wrote before, so a deploy continues the windows it left): no
+extension evaluates anything on a request that no budget limits (issue 14).
 
 A daily game's action (issue 14) costs no round trip of its own: the compare-and-set script
 counts it in a fixed window under the game's hash tag (``RATE_LIMIT_GAME_ACTIONS``, per game,
@@ -35,10 +35,8 @@ import re
 import time
 
 from flask import g, request
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
-from limits import parse_many
-from limits.storage import MemoryStorage
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from redis.exceptions import RedisClusterException
 from werkzeug.exceptions import TooManyRequests
@@ -58,10 +56,9 @@ TRANSFER_RULES = (f"{API}/me/transfer", f"{API}/me/transfer/redeem")
 COSIGNATURE_RULE = f"{API}/logs/<date>/<sheet>/cosignatures"
 KINDS = ("create", "match-create", "game-action", "action", "verify", "day-games", "transfer",
          "cosignature")
-UNREFUNDED = ("transfer", "cosignature", "game-action")
 STORAGE_TIMEOUT = 2.0
-LIMITER_EXTENSION = "yacht_daily_limiter"
-MEMORY_STORAGE = "memory://"
+CONNECT_RETRY_SECONDS = 5.0
+KEY_PREFIX = "yacht-daily"
 
 log = logging.getLogger(__name__)
 
@@ -102,91 +99,58 @@ def limited_endpoints(app) -> dict[str, str]:
 
 
 def init_app(app) -> None:
-    """Store the limits in the app's Redis and put them on the limited endpoints.
+    """Count the limited endpoints in the app's Redis, each against its own budget.
 
     ``RATE_LIMITS`` ``off`` turns them off; unset, they are on except under ``TESTING``.
+    ``RATELIMIT_STORAGE_URI`` (a ``limits`` storage URI) counts elsewhere than the app's Redis.
     """
     switch = app.config.get("RATE_LIMITS")
-    app.config.setdefault("RATELIMIT_ENABLED", switch != "off" if switch else not app.testing)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(redis_url(app.config)))
-    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {
-        "socket_timeout": STORAGE_TIMEOUT, "socket_connect_timeout": STORAGE_TIMEOUT})
-    app.config.setdefault("RATELIMIT_KEY_PREFIX", "yacht-daily")
-    app.config.setdefault("RATELIMIT_STRATEGY", "fixed-window")
-    # No X-RateLimit-* headers on every answer: each costs a Redis read. A 429 gets its
-    # Retry-After below.
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
-    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)
-    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    enabled = switch != "off" if switch else not app.testing
     endpoints = limited_endpoints(app)
-    if not app.config["RATELIMIT_ENABLED"]:
-        return  # off: no limiter, no wrapper, no hook: nothing left to run on each request
-    try:
-        limiter = Limiter(get_remote_address, app=app)
-    except RedisClusterException as error:
-        # The cluster client connects as it is built: unreachable while this worker starts,
-        # the worker counts in memory until it is recycled, rather than not starting at all.
-        log.warning("rate limits counted in this process only: %s", error)
-        app.config["RATELIMIT_STORAGE_URI"] = MEMORY_STORAGE
-        limiter = Limiter(get_remote_address, app=app)
-    # The limit decorators hold the limiter weakly: the app keeps it alive.
-    app.extensions[LIMITER_EXTENSION] = limiter
-    # Flask-Limiter's own before_request hook finds nothing to count here (no default or
-    # application limits; each limited view's decorator counts it), yet costs every request its
-    # evaluation: off.
-    app.before_request_funcs[None].remove(limiter._check_request_limit)
-    # Its after-request hook likewise: it adds the X-RateLimit-* headers (off) and deducts the
-    # limits that count only some answers (``deduct_when``: none here; refund_unsuccessful
-    # gives counts back).
-    if not app.config["RATELIMIT_HEADERS_ENABLED"]:
-        app.after_request_funcs[None][:] = [
-            hook for hook in app.after_request_funcs[None]
-            if getattr(hook, "func", None) is not Limiter._Limiter__inject_headers]
+    if not enabled:
+        return  # off: no wrapper, no hook: nothing left to run on each request
+    counter = AddressCounter(app.config.get("RATELIMIT_STORAGE_URI")
+                             or storage_uri(redis_url(app.config)))
     app.extensions[EXTENSION].games.action_limits = game_action_limits(
         app.config["RATE_LIMIT_GAME_ACTIONS"])
     # Rolls and scorings share one budget, and so do making and redeeming transfer codes;
     # creation, verification and day pages have their own. Each request is counted as it comes
-    # (one Redis round trip, INCR, which also refuses it past the limit); an answer that is not a
-    # 2xx gives its count back (refund_unsuccessful), except on the transfer codes' budget.
-    actions = ActionBudget(limiter, app.config["RATE_LIMIT_ACTIONS"])
+    # (one Redis round trip, which also refuses it past the limit); an answer that is not a 2xx
+    # gives its count back, except on the transfer codes' and the cosignatures' budgets.
+    actions = AddressBudget(counter, app.config["RATE_LIMIT_ACTIONS"], ActionBudgetKey())
     guard = ProcessGuard(app.config["RATE_LIMIT_ACTIONS"])
-    decorators = {
-        "create": limiter.limit(app.config["RATE_LIMIT_CREATE"], methods=["POST"]),
-        "match-create": limiter.limit(app.config["RATE_LIMIT_MATCHES"], methods=["POST"]),
-        "game-action": guard.guarded,
-        "action": actions.counted,
-        "verify": limiter.limit(app.config["RATE_LIMIT_VERIFY"], methods=["POST"]),
+    transfers = AddressBudget(counter, app.config["RATE_LIMIT_TRANSFER"],
+                              RouteBudgetKey("transfer"), refunded=False)
+
+    def per_route(rule: str, methods=("POST",), refunded: bool = True):
+        """A budget of this endpoint's own (its key names the endpoint)."""
+        return lambda endpoint: AddressBudget(counter, app.config[rule], RouteBudgetKey(endpoint),
+                                              methods, refunded).counted
+
+    budgets = {
+        "create": per_route("RATE_LIMIT_CREATE"),
+        "match-create": per_route("RATE_LIMIT_MATCHES"),
+        "game-action": lambda endpoint: guard.guarded,
+        "action": lambda endpoint: actions.counted,
+        "verify": per_route("RATE_LIMIT_VERIFY"),
         # HEAD runs the whole view too (Flask answers it with GET's): limited alike.
-        "day-games": limiter.limit(app.config["RATE_LIMIT_DAY_GAMES"], methods=["GET", "HEAD"]),
+        "day-games": per_route("RATE_LIMIT_DAY_GAMES", methods=("GET", "HEAD")),
         # Every attempt counts here, a refused one too: it is a code guesser's budget.
-        "transfer": limiter.shared_limit(app.config["RATE_LIMIT_TRANSFER"], "transfer",
-                                         methods=["POST"]),
+        "transfer": lambda endpoint: transfers.counted,
         # Every attempt counts here too: a refused cosignature still cost a signature check.
-        "cosignature": limiter.limit(app.config["RATE_LIMIT_COSIGNATURES"], methods=["POST"]),
+        "cosignature": per_route("RATE_LIMIT_COSIGNATURES", refunded=False),
     }
     for endpoint, kind in endpoints.items():
-        app.view_functions[endpoint] = decorators[kind](app.view_functions[endpoint])
-
-    refundable = {endpoint for endpoint, kind in endpoints.items() if kind not in UNREFUNDED}
+        app.view_functions[endpoint] = budgets[kind](endpoint)(app.view_functions[endpoint])
 
     @app.after_request
-    def refund_unsuccessful(response):
-        """Give back what an answer that did nothing (not a 2xx, a 429 included) counted."""
-        if request.endpoint in refundable and not succeeded(response):
-            actions.refund()
-            for counted in limiter.current_limits:
-                try:
-                    limiter.limiter.hit(counted.limit, *counted.request_args, cost=-1)
-                except Exception:  # as Flask-Limiter's own deductions do (SWALLOW_ERRORS)
-                    log.exception("could not give a rate limit count back")
-        return response
-
-    @app.after_request
-    def tell_when_to_retry(response):
-        """A 429 says in how many seconds the exceeded window resets."""
-        if response.status_code == 429 and "Retry-After" not in response.headers:
-            response.headers["Retry-After"] = str(g.get(RETRY_AFTER)
-                                                  or seconds_until_reset(limiter))
+    def settle_budgets(response):
+        """Give back what an answer that did nothing (not a 2xx, a 429 included) counted; a 429
+        says in how many seconds the exceeded window resets."""
+        if not succeeded(response):
+            refund()
+            if response.status_code == 429 and "Retry-After" not in response.headers:
+                response.headers["Retry-After"] = str(g.get(RETRY_AFTER) or 1)
         return response
 
 
@@ -197,8 +161,13 @@ def game_action_limits(rule: str) -> tuple[tuple[int, int], ...]:
 
 
 RETRY_AFTER = "yacht_daily_retry_after"
-COUNTED = "yacht_daily_actions_counted"
+COUNTED = "yacht_daily_counted"
 ACTION_COUNT = "action_count"  # the route's CountedOnce (app/api/routes.py)
+
+
+def client_address() -> str:
+    """The client's address (the proxy's report of it behind ``PROXY_HOPS`` proxies)."""
+    return request.remote_addr or "127.0.0.1"
 
 
 class ProcessGuard:
@@ -222,7 +191,7 @@ class ProcessGuard:
         @functools.wraps(view)
         def guarded_view(*args, **kwargs):
             """Check the address's count, serve the request, count it if Redis did not."""
-            address = get_remote_address()
+            address = client_address()
             for item in self.items:
                 if not self.strategy.test(item, self.SCOPE, address):
                     reset = self.strategy.get_window_stats(item, self.SCOPE, address).reset_time
@@ -238,64 +207,115 @@ class ProcessGuard:
         return guarded_view
 
 
-class ActionBudget:
-    """The matches' and tables' actions' shared budget per client address: each request counted
-    once as it arrives (one INCR per limit on the limiter's storage, which also refuses past the
-    limit), given back by ``refund`` when its answer did nothing. While that storage fails, the
-    process counts in memory."""
+class AddressCounter:
+    """Fixed windows per client address in a ``limits`` storage (the app's Redis, shared by
+    every worker and replica), counted in this process's memory while that storage fails."""
+
+    def __init__(self, uri: str):
+        """Count in the storage at ``uri``."""
+        self.uri = uri
+        self.fallback = FixedWindowRateLimiter(MemoryStorage())
+        self._shared: FixedWindowRateLimiter | None = None
+        self._next_connect = 0.0
+        self._connect()
+
+    def _connect(self) -> FixedWindowRateLimiter | None:
+        """The shared storage's strategy, built now if it is not yet (a short timeout, so that
+        a Redis away costs a request seconds, not the worker's timeout). A Redis Cluster client
+        connects as it is built: unreachable, the process counts in memory and tries again
+        CONNECT_RETRY_SECONDS later, rather than not starting at all."""
+        if self._shared is None and time.monotonic() >= self._next_connect:
+            try:
+                self._shared = FixedWindowRateLimiter(storage_from_string(
+                    self.uri, socket_timeout=STORAGE_TIMEOUT,
+                    socket_connect_timeout=STORAGE_TIMEOUT))
+            except RedisClusterException as error:
+                log.warning("rate limits counted in this process meanwhile: %s", error)
+                self._next_connect = time.monotonic() + CONNECT_RETRY_SECONDS
+        return self._shared
+
+    def hit(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> tuple:
+        """Count one request: (the strategy that counted it, whether the limit still allows it)."""
+        shared = self._connect()
+        if shared is not None:
+            try:
+                return shared, shared.hit(item, *identifiers)
+            except Exception as error:  # the storage away: count in this process meanwhile
+                log.warning("rate limit storage unreachable, counting in memory: %s", error)
+        return self.fallback, self.fallback.hit(item, *identifiers)
+
+
+class RouteBudgetKey:
+    """The identifiers of a route's budget: the prefix, the address and the endpoint (or the
+    shared budget's name), as Flask-Limiter keyed them."""
+
+    def __init__(self, scope: str):
+        """Key the windows under ``scope``."""
+        self.scope = scope
+
+    def __call__(self, address: str) -> tuple[str, ...]:
+        """The identifiers for ``address``."""
+        return KEY_PREFIX, address, self.scope
+
+
+class ActionBudgetKey:
+    """The identifiers of the matches' and tables' actions' shared budget, as it was keyed."""
 
     SCOPE = "actions"
 
-    def __init__(self, limiter: Limiter, rule: str):
-        """Count on ``limiter``'s storage (and its in-memory fallback) against ``rule``."""
-        self.limiter = limiter
-        self.items = parse_many(rule)
-        self.fallback = FixedWindowRateLimiter(MemoryStorage())
+    def __call__(self, address: str) -> tuple[str, ...]:
+        """The identifiers for ``address``."""
+        return self.SCOPE, address
+
+
+class AddressBudget:
+    """A rule (``60/minute``, ``;``-separated windows) per client address: each request on
+    ``methods`` counted once as it arrives (one round trip per window, which also refuses past
+    the limit: a 429 with Retry-After), and, if ``refunded``, given back when its answer did
+    nothing (not a 2xx)."""
+
+    def __init__(self, counter: AddressCounter, rule: str, key, methods=("POST",),
+                 refunded: bool = True):
+        """Count on ``counter`` against ``rule``, each address's windows keyed by ``key``."""
+        self.counter = counter
+        self.items = sorted(parse_many(rule))  # the shortest window first, as before
+        self.key = key
+        self.methods = frozenset(methods)
+        self.refunded = refunded
 
     def counted(self, view):
         """``view`` with each call counted first, a 429 past the budget."""
         @functools.wraps(view)
         def counted_view(*args, **kwargs):
             """Count the request, then serve it."""
-            self.spend()
+            if request.method in self.methods:
+                self.spend()
             return view(*args, **kwargs)
         return counted_view
 
     def spend(self) -> None:
-        """Count this request against every limit; a 429 (Retry-After set) if one is spent."""
-        address = get_remote_address()
-        counted = g.setdefault(COUNTED, [])
+        """Count this request against every window; a 429 (Retry-After set) at the first one
+        spent, the later ones not counted."""
+        identifiers = self.key(client_address())
         for item in self.items:
-            strategy = self.limiter.limiter
-            try:
-                allowed = strategy.hit(item, self.SCOPE, address)
-            except Exception as error:  # Redis away: count in this process meanwhile
-                log.warning("rate limit storage unreachable, counting in memory: %s", error)
-                strategy = self.fallback
-                allowed = strategy.hit(item, self.SCOPE, address)
-            counted.append((strategy, item, address))  # a refused count is given back too
+            strategy, allowed = self.counter.hit(item, identifiers)
+            if self.refunded:  # a refused count is given back too
+                g.setdefault(COUNTED, []).append((strategy, item, identifiers))
             if not allowed:
-                reset = strategy.get_window_stats(item, self.SCOPE, address).reset_time
+                reset = strategy.get_window_stats(item, *identifiers).reset_time
                 g.setdefault(RETRY_AFTER, max(1, math.ceil(reset - time.time())))
                 raise TooManyRequests(f"Rate limit exceeded: {item}")
 
-    def refund(self) -> None:
-        """Give back what this request counted."""
-        for strategy, item, address in g.pop(COUNTED, ()):
-            try:
-                strategy.hit(item, self.SCOPE, address, cost=-1)
-            except Exception:
-                log.exception("could not give a rate limit count back")
+
+def refund() -> None:
+    """Give back what this request counted on refunded budgets."""
+    for strategy, item, identifiers in g.pop(COUNTED, ()):
+        try:
+            strategy.hit(item, *identifiers, cost=-1)
+        except Exception:
+            log.exception("could not give a rate limit count back")
 
 
 def succeeded(response) -> bool:
     """Whether an answer spends from the budget: only a 2xx, a request that did something."""
     return 200 <= response.status_code < 300
-
-
-def seconds_until_reset(limiter: Limiter) -> int:
-    """Whole seconds until the window of the limit this request broke resets (at least 1)."""
-    broken = limiter.current_limit
-    if broken is None:
-        return 1
-    return max(1, math.ceil(broken.reset_at - time.time()))

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+import orjson
 import redis
 from redis.backoff import ExponentialBackoff
 from redis.cluster import RedisCluster
@@ -721,9 +722,10 @@ def _encode(value: Mapping) -> str:
 
 def _entry_text(entry: Mapping) -> str:
     """Canonical JSON text of a transcript entry the core made (``Game.roll``/``score``: ints,
-    booleans and strings only, so without canonical JSON's walk looking for floats; the same
-    text, once per action)."""
-    return json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    booleans and ASCII strings only, so without canonical JSON's walk looking for floats; the
+    same text, once per action, written by orjson: sorted keys, no spaces, a tenth of
+    ``json.dumps``'s time)."""
+    return orjson.dumps(entry, option=orjson.OPT_SORT_KEYS).decode()
 
 
 def _receipt(game_id: str, text: str) -> dict:
@@ -742,7 +744,7 @@ def _record(game_id: str, meta: Sequence[str], transcript_text: str) -> GameReco
     text (``_TRANSCRIPT_TEXT``)."""
     fields = dict(zip(meta[::2], meta[1::2], strict=True))
     receipt = fields.get("receipt")
-    transcript = json.loads(transcript_text)
+    transcript = orjson.loads(transcript_text)  # our own text: a third of json.loads's time
     state = fields.get("state", "")
     if not state.endswith(f'"version":{len(transcript)}}}'):
         state = ""  # not this transcript's (written by a version that did not keep it)
