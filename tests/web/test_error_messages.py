@@ -16,7 +16,7 @@ from .player import next_action, open_game, wait_for_action
 ROOT = Path(__file__).resolve().parents[2]
 ERROR_TABLE = re.compile(r'<script type="application/json" id="api-errors">(.*?)</script>', re.S)
 RAISED_CODE = re.compile(r'(?:ApiError\(\d+,|GameConflict\(|error_response\(\d+,)\s*"([a-z-]+)"')
-HTTP_STATUSES = (400, 404, 405, 413, 429)  # what Flask, Werkzeug and Flask-Limiter may answer
+HTTP_STATUSES = (400, 404, 405, 413, 429)  # what Flask, Werkzeug and the rate limits may answer
 WORDED_BY_THE_API = {"joker-forbids"}  # its message follows the request's language already
 NOT_A_DATE = "2026-13-01"  # shaped like a date, on no calendar
 AFTER_THE_DAY_CLOSED = "2026-03-11T13:00:30Z"  # the play date is closed, not revealed yet
