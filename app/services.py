@@ -10,7 +10,7 @@ from flask import Flask, current_app
 import strategy
 from app.config import DEFAULT_EPOCH_CHECK_SECONDS
 from app.ledger import keys
-from app.ledger.clock import system_now
+from app.ledger.clock import system_clock
 from app.ledger.daylog import V2, LogService, load_witnesses
 from app.ledger.service import LedgerService
 from app.play.coach import Coach, TableSource, table_source
@@ -76,7 +76,7 @@ def init_app(app: Flask) -> None:
     data_dir = Path(app.config["DATA_DIR"])
     secrets = keys.load(data_dir)
     app.secret_key = secrets.derived_key("session-cookie")
-    clock = app.config.get("CLOCK") or system_now
+    clock = app.config.get("CLOCK") or system_clock()
     grace = int(app.config["REVEAL_GRACE"])
     store = Store(connect(redis_url(app.config)))
     logs = LogService(store, LogStore(store.client), secrets, clock, grace,
