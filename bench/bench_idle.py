@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench_load import process_cpu_seconds, redis_cpu_seconds, start_gunicorn
-from bench_overhead import baseline_python, wait_until_idle
+from bench_overhead import add_tree_options, baseline_python, prepare_trees, wait_until_idle
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
@@ -35,8 +35,6 @@ from app.ledger import keys  # noqa: E402
 from app.ledger.days import earliest_today  # noqa: E402
 from app.storage.embedded import EmbeddedRedis  # noqa: E402
 from app.storage.store import connect  # noqa: E402
-from fairness import DAILY_RULESETS  # noqa: E402
-from strategy import load_or_build  # noqa: E402
 
 MAX_WORKERS = 4
 MAX_SECONDS = 120.0
@@ -141,21 +139,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated")
     parser.add_argument("--seconds", type=float, default=40.0, help="seconds per measure")
-    parser.add_argument("--tables", type=Path, default=ROOT / "var" / "strategy",
-                        help="the strategy tables' directory (built there if missing)")
-    parser.add_argument("--baseline", type=Path,
-                        help="another tree whose service runs beside this one (its code first "
-                             "on the server's PYTHONPATH)")
+    add_tree_options(parser)
     args = parser.parse_args()
     counts = [int(count) for count in args.workers.split(",")]
     if not (all(1 <= count <= MAX_WORKERS for count in counts)
             and 0 < args.seconds <= MAX_SECONDS):
         parser.error(f"--workers 1..{MAX_WORKERS}, --seconds up to {MAX_SECONDS:g}")
-    args.tables = args.tables.resolve()  # the servers run in a work directory of their own
-    if args.baseline:
-        args.baseline = args.baseline.resolve()
-    for ruleset in DAILY_RULESETS:
-        load_or_build(args.tables, ruleset)
+    prepare_trees(args)
     workdir = Path(tempfile.mkdtemp(prefix="yd-idle-", dir="/tmp"))
     try:
         results = {workers: measure(args, workdir, workers) for workers in counts}

@@ -191,6 +191,25 @@ def wait_until_idle(master: int, timeout: float = 120.0) -> None:
             return
 
 
+def add_tree_options(parser: argparse.ArgumentParser) -> None:
+    """The options naming the strategy tables' directory and a baseline tree."""
+    parser.add_argument("--tables", type=Path, default=ROOT / "var" / "strategy",
+                        help="the strategy tables' directory (built there if missing)")
+    parser.add_argument("--baseline", type=Path,
+                        help="another tree whose service runs beside this one (its code first "
+                             "on the servers' PYTHONPATH)")
+
+
+def prepare_trees(args) -> None:
+    """Make ``args``' tables and baseline paths absolute (the servers run in a work directory
+    of their own) and build the daily sheets' tables that are missing."""
+    args.tables = args.tables.resolve()
+    if args.baseline:
+        args.baseline = args.baseline.resolve()
+    for ruleset in DAILY_RULESETS:
+        load_or_build(args.tables, ruleset)
+
+
 def baseline_python(tree: Path) -> str:
     """The interpreter of ``tree``'s own virtual environment, else this one."""
     own = tree / ".venv" / "bin" / "python"
@@ -282,21 +301,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--rate-limits", action="store_true",
                         help="count the service's requests against (unreachable) limits")
-    parser.add_argument("--tables", type=Path, default=ROOT / "var" / "strategy",
-                        help="the strategy tables' directory (built there if missing)")
-    parser.add_argument("--baseline", type=Path,
-                        help="another tree whose service runs beside this one (its code first "
-                             "on the servers' PYTHONPATH)")
+    add_tree_options(parser)
     args = parser.parse_args()
     if not (1 <= args.players <= MAX_PLAYERS and 0 < args.slice <= MAX_SLICE
             and 1 <= args.rounds <= MAX_ROUNDS):
         parser.error(f"--players 1..{MAX_PLAYERS}, --slice up to {MAX_SLICE:g}, "
                      f"--rounds 1..{MAX_ROUNDS}")
-    args.tables = args.tables.resolve()  # the servers run in a work directory of their own
-    if args.baseline:
-        args.baseline = args.baseline.resolve()
-    for ruleset in DAILY_RULESETS:
-        load_or_build(args.tables, ruleset)
+    prepare_trees(args)
     workdir = Path(tempfile.mkdtemp(prefix="yd-overhead-", dir="/tmp"))
     try:
         data_dir = workdir / "var"

@@ -48,7 +48,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from http_load import REQUEST_TIMEOUT, ServerProcess, free_port, quantile_ms, send
+from http_load import REQUEST_TIMEOUT, ServerProcess, exchange, free_port, quantile_ms, send
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
@@ -93,7 +93,7 @@ class KeptConnection:
                 self.http = http.client.HTTPConnection("127.0.0.1", self.port,
                                                        timeout=REQUEST_TIMEOUT)
             try:
-                return self._exchange(method, path, body, cookie)
+                return exchange(self.http, method, path, body, cookie)
             except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
                 self.close()
                 if not reused:
@@ -102,19 +102,6 @@ class KeptConnection:
             except (OSError, http.client.HTTPException):
                 self.close()
                 raise
-
-    def _exchange(self, method: str, path: str, body, cookie: str | None):
-        """Send one request on the open connection and read its whole answer."""
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        if cookie:
-            headers["Cookie"] = cookie
-        self.http.request(method, path, json.dumps(body) if body is not None else None,
-                          headers)
-        response = self.http.getresponse()
-        raw = response.read()
-        answer = json.loads(raw) if raw and response.getheader("Content-Type", "").startswith(
-            "application/json") else raw
-        return response.status, answer, response.getheader("Set-Cookie")
 
     def close(self) -> None:
         """Close the connection (the next request opens another)."""

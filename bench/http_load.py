@@ -98,18 +98,25 @@ def free_port() -> int:
 def send(port: int, method: str, path: str, body=None, cookie: str | None = None):
     """One request on a new connection; (status, JSON body or raw bytes, Set-Cookie)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
+    try:
+        return exchange(connection, method, path, body, cookie)
+    finally:
+        connection.close()
+
+
+def exchange(connection: http.client.HTTPConnection, method: str, path: str, body=None,
+             cookie: str | None = None):
+    """One request on ``connection``, its whole answer read; (status, JSON body or raw bytes,
+    Set-Cookie)."""
     headers = {"Content-Type": "application/json"} if body is not None else {}
     if cookie:
         headers["Cookie"] = cookie
-    try:
-        connection.request(method, path, json.dumps(body) if body is not None else None, headers)
-        response = connection.getresponse()
-        raw = response.read()
-        answer = json.loads(raw) if raw and response.getheader("Content-Type", "").startswith(
-            "application/json") else raw
-        return response.status, answer, response.getheader("Set-Cookie")
-    finally:
-        connection.close()
+    connection.request(method, path, json.dumps(body) if body is not None else None, headers)
+    response = connection.getresponse()
+    raw = response.read()
+    answer = json.loads(raw) if raw and response.getheader("Content-Type", "").startswith(
+        "application/json") else raw
+    return response.status, answer, response.getheader("Set-Cookie")
 
 
 class ServerProcess:
