@@ -25,12 +25,13 @@ import contextlib
 import datetime as dt
 import fcntl
 import functools
-import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
+
+import orjson
 
 import strategy
 from app.ledger.keys import Secrets
@@ -231,7 +232,7 @@ class Coach:
         if kept is None:
             kept = self.review(record).to_json_text()
             self.skill.keep_review(record.id, record.version, kept)
-        return json.loads(kept)
+        return orjson.loads(kept)
 
     def game_finished(self, record: GameRecord, game: Game) -> Callable:
         """What the finishing action's own round trip does for the coach (``queue(pipe)``):
