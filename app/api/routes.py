@@ -75,12 +75,23 @@ def json_body() -> dict:
         raise ApiError(415, "unsupported-media-type",
                        "Send the body as JSON with Content-Type: application/json.")
     try:  # orjson: strict JSON (no NaN or Infinity), a depth limit, a few µs for an action's
-        body = orjson.loads(request.get_data(cache=True))
+        body = orjson.loads(body_bytes())
     except orjson.JSONDecodeError:
         raise ApiError(400, "invalid-json", "The body is not valid JSON.") from None
     if not isinstance(body, dict):
         raise ApiError(400, "invalid-body", "The body must be a JSON object.")
     return body
+
+
+def body_bytes() -> bytes:
+    """The request's body, read once. A body whose Content-Length is within ``MAX_CONTENT_LENGTH``
+    is read straight from the WSGI input, exactly that many bytes, as werkzeug's bounded stream
+    would read it (building that stream cost ~11 µs of an action's CPU); any other (none, chunked,
+    too long: a 413) through werkzeug."""
+    length = request.content_length
+    if length is None or length > current_app.config["MAX_CONTENT_LENGTH"]:
+        return request.get_data(cache=True)
+    return request.environ["wsgi.input"].read(length)
 
 
 def text_field(body: dict, name: str) -> str:

@@ -17,6 +17,7 @@ from gunicorn.glogging import Logger as GunicornLogger
 
 REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_LOWER = REQUEST_ID_HEADER.lower()
+REQUEST_ID_ENVIRON = "HTTP_X_REQUEST_ID"
 REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 APP_LOGGER = "app"
 APP_HANDLER_MARK = "yacht_daily_handler"
@@ -59,7 +60,7 @@ def incoming_request_id() -> str:
     """The proxy's request id when it is well formed, else a new random one: 128 bits of the
     ``random`` module (reseeded in every forked worker), which tags log lines and needs no
     secrecy, without a system call per request."""
-    given = request.headers.get(REQUEST_ID_HEADER)
+    given = request.environ.get(REQUEST_ID_ENVIRON)  # no headers object built for it
     if given and REQUEST_ID_PATTERN.fullmatch(given):
         return given
     return f"{random.getrandbits(128):032x}"

@@ -31,6 +31,20 @@ def test_an_api_answer_is_compressed_only_when_large(client):
             assert response.headers.getlist(name) == [value]
 
 
+def test_a_large_answer_to_a_client_asking_no_compression_still_varies_on_it(client):
+    """Without an encoding Flask-Compress offers (``identity``, or no header), a large answer
+    goes as it is, with ``Accept-Encoding`` in its ``Vary`` as Flask-Compress writes it."""
+    game = start(client, "yahtzee", PLAY_DATE)
+    client.post(f"{API}/games/{game['id']}/roll", json={"roll": 0})
+    for number, headers in ((1, {}), (2, {"Accept-Encoding": "identity"})):
+        answer = client.post(f"{API}/games/{game['id']}/roll", json={"roll": number},
+                             headers=headers)
+        assert answer.status_code == 200 and len(answer.get_data()) >= API_MIN_SIZE
+        assert "Content-Encoding" not in answer.headers
+        assert answer.headers["Vary"] == "Accept-Language, Cookie, Accept-Encoding"
+        assert answer.get_json()["game"]["next_action"] == number + 1
+
+
 def test_pages_and_static_files_keep_their_hooks(app, client):
     """A page: compressed, with the language's Vary and the security headers; a static file:
     cached for a year, immutable."""

@@ -1,6 +1,7 @@
 """Every bad input gets its 4xx, a JSON error with a message, and leaves the store unchanged."""
 
 import json
+from io import BytesIO
 from urllib.parse import quote
 
 import pytest
@@ -164,6 +165,30 @@ def test_huge_body_is_refused(client, redis_client, games):
     status, answer = raw_post(client, "/games", b"{" + b" " * (20 * 1024) + b"}")
     assert status == 413
     assert redis_snapshot(redis_client) == before
+
+
+def test_a_body_is_read_to_its_content_length_and_no_further(client, redis_client, games):
+    """A body longer than its Content-Length is read to that length: here a cut JSON text, a
+    400 with nothing written; the same body with its true length is applied."""
+    body = json.dumps({"roll": 1, "hold": [True] * 5}).encode()
+    path = f"{API}/games/{games[ROLLED]}/roll"
+    before = redis_snapshot(redis_client)
+    cut = client.post(path, data=body, content_type="application/json",
+                      environ_overrides={"CONTENT_LENGTH": str(len(body) - 1)})
+    assert (cut.status_code, cut.get_json()["error"]["code"]) == (400, "invalid-json")
+    assert redis_snapshot(redis_client) == before
+    whole = client.post(path, data=body, content_type="application/json")
+    assert whole.status_code == 200 and whole.get_json()["game"]["next_action"] == 2
+
+
+def test_a_chunked_body_is_read_whole(client, games):
+    """A body without a Content-Length (chunked, the server marking the input as terminated,
+    as gunicorn does) is read to its end, as werkzeug reads it."""
+    body = json.dumps({"roll": 1, "hold": [True] * 5}).encode()
+    answer = client.post(f"{API}/games/{games[ROLLED]}/roll", input_stream=BytesIO(body),
+                         content_type="application/json",
+                         environ_overrides={"wsgi.input_terminated": True})
+    assert answer.status_code == 200 and answer.get_json()["game"]["next_action"] == 2
 
 
 def test_reading_someone_elses_game_before_the_reveal(client, games):
