@@ -181,7 +181,7 @@ def run(args, workdir: Path) -> None:
     print(f"{args.root.name}: {args.games} games on {args.apps} app(s), limits counted")
     report(samples)
     if profiler:
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
+        pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.profile)
 
 
 def main() -> None:
@@ -195,6 +195,8 @@ def main() -> None:
                         help="prebuilt strategy tables (default var/strategy)")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="print cProfile's N costliest functions")
+    parser.add_argument("--sort", default="cumulative", choices=("cumulative", "tottime"),
+                        help="the profile's order")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the checkout whose app is measured (default: this one)")
     args = parser.parse_args()

@@ -96,24 +96,36 @@ class RelaxedRedis(EmbeddedRedis):
 
 def process_cpu_seconds(pid: int, reaped_children: bool = False) -> float:
     """CPU time (user + system) of a process, with its reaped children's if asked."""
+    return sum(process_cpu_split(pid, reaped_children))
+
+
+def process_cpu_split(pid: int, reaped_children: bool = False) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process, with its reaped children's if asked."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])
+    user, system = int(fields[11]), int(fields[12])
     if reaped_children:
-        ticks += int(fields[13]) + int(fields[14])
-    return ticks / os.sysconf("SC_CLK_TCK")
+        user, system = user + int(fields[13]), system + int(fields[14])
+    ticks = os.sysconf("SC_CLK_TCK")
+    return user / ticks, system / ticks
 
 
 def gunicorn_cpu_seconds(master: int) -> float:
     """CPU time of a gunicorn master and of every worker it ever had."""
-    total = process_cpu_seconds(master, reaped_children=True)
+    return sum(gunicorn_cpu_split(master))
+
+
+def gunicorn_cpu_split(master: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a gunicorn master and of every worker it ever had."""
+    user, system = process_cpu_split(master, reaped_children=True)
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == master:
-                    total += process_cpu_seconds(int(entry.name))
+                    worker_user, worker_system = process_cpu_split(int(entry.name))
+                    user, system = user + worker_user, system + worker_system
             except (OSError, IndexError):
                 continue
-    return total
+    return user, system
 
 
 def redis_cpu_seconds(redis_url: str) -> float:

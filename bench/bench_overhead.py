@@ -5,11 +5,11 @@ three under deploy/gunicorn.conf.py with the same worker count.
 
 The three servers run side by side and take turns in short slices (``--slice`` seconds each,
 ``--rounds`` rounds, the order rotated every round), so the machine's noise hits them alike.
-Each slice reads the gunicorn CPU time (master and workers, from /proc) and the Redis CPU time
-before and after, and the count of commands Redis ran. Prints, per worker count, CPU ms per
-request, requests/s (actions/s for the service), Redis commands per request (those sent and
-those scripts called: the floor's one round trip counts 3) and the service's ratios to both
-references.
+Each slice reads the gunicorn CPU time (master and workers, from /proc; its kernel share too) and
+the Redis CPU time before and after, and the count of commands Redis ran. Prints, per worker
+count, CPU ms per request, requests/s (actions/s for the service), Redis commands per request
+(those sent and those scripts called: the floor's one round trip counts 3) and the service's
+ratios to both references.
 
     .venv/bin/python bench/bench_overhead.py --workers 1,2 --players 8 --slice 3 --rounds 4
 
@@ -46,6 +46,7 @@ from bench_load import (
     RULESETS,
     UNREACHABLE_LIMIT,
     gunicorn_cpu_seconds,
+    gunicorn_cpu_split,
     redis_cpu_seconds,
     start_gunicorn,
 )
@@ -85,24 +86,30 @@ class Tally:
     actions: int = 0
     seconds: float = 0.0
     cpu: float = 0.0
+    system_cpu: float = 0.0
     redis_cpu: float = 0.0
     redis_commands: int = 0
     errors: Counter = field(default_factory=Counter)
 
-    def add(self, measures: Measures, seconds: float, cpu: float, redis_cpu: float,
-            redis_commands: int) -> None:
-        """Add one slice."""
+    def add(self, measures: Measures, seconds: float, cpu: tuple[float, float],
+            redis_cpu: float, redis_commands: int) -> None:
+        """Add one slice (``cpu``: gunicorn's user and system seconds)."""
         self.redis_commands += redis_commands
         self.requests += measures.requests
         self.actions += measures.actions
         self.seconds += seconds
-        self.cpu += cpu
+        self.cpu += sum(cpu)
+        self.system_cpu += cpu[1]
         self.redis_cpu += redis_cpu
         self.errors.update(measures.errors)
 
     def cpu_ms(self) -> float:
         """Gunicorn CPU ms per request."""
         return 1000 * self.cpu / max(1, self.requests)
+
+    def system_share(self) -> float:
+        """The kernel's share of the gunicorn CPU."""
+        return self.system_cpu / self.cpu if self.cpu else 0.0
 
     def cpu_ms_per_action(self) -> float:
         """Gunicorn CPU ms per action: every request's CPU over the actions alone."""
@@ -158,9 +165,10 @@ def counting_overhead(redis_url: str) -> int:
 
 
 def run_slice(target: str, server, players: int, seconds: float, redis_url: str,
-              date: str, seed: int, overhead: int) -> tuple[Measures, float, float, float, int]:
-    """Load one server for ``seconds``: (measures, wall, gunicorn CPU, Redis CPU, Redis
-    commands less the ``overhead`` of reading their count)."""
+              date: str, seed: int, overhead: int) -> tuple[Measures, float, tuple[float, float],
+                                                            float, int]:
+    """Load one server for ``seconds``: (measures, wall, gunicorn CPU (user, system), Redis
+    CPU, Redis commands less the ``overhead`` of reading their count)."""
     measures = Measures()
     deadline = time.monotonic() + seconds
     if target in SERVICES:
@@ -171,11 +179,12 @@ def run_slice(target: str, server, players: int, seconds: float, redis_url: str,
         def work(n):
             """One client thread."""
             post_until(target, server.port, n * 100000, measures, deadline)
-    cpu, redis_cpu = gunicorn_cpu_seconds(server.process.pid), redis_cpu_seconds(redis_url)
+    cpu, redis_cpu = gunicorn_cpu_split(server.process.pid), redis_cpu_seconds(redis_url)
     commands = redis_commands(redis_url)
     wall = run_players(players, list(range(players)), work)
     commands = redis_commands(redis_url) - commands - overhead
-    cpu = gunicorn_cpu_seconds(server.process.pid) - cpu
+    cpu = tuple(after - before for after, before in zip(gunicorn_cpu_split(server.process.pid),
+                                                        cpu, strict=True))
     redis_cpu = redis_cpu_seconds(redis_url) - redis_cpu
     return measures, wall, cpu, redis_cpu, commands
 
@@ -263,8 +272,8 @@ def print_table(args, results: dict[int, dict[str, Tally]]) -> None:
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end{baseline}")
     print()
     print("| workers | target | requests | req/s | actions/s | CPU ms/req gunicorn + redis "
-          "| CPU ms/action | Redis commands/req, in scripts too | errors |")
-    print("|--:|---|--:|--:|--:|--:|--:|--:|--:|")
+          "| kernel share | CPU ms/action | Redis commands/req, in scripts too | errors |")
+    print("|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     for workers, tallies in results.items():
         for target, tally in tallies.items():
             is_service = target in SERVICES
@@ -272,7 +281,8 @@ def print_table(args, results: dict[int, dict[str, Tally]]) -> None:
             per_action = f"{tally.cpu_ms_per_action():.2f}" if is_service else "-"
             print(f"| {workers} | {target} | {tally.requests} | "
                   f"{tally.requests / tally.seconds:.0f} | {actions} | {tally.cpu_ms():.2f} + "
-                  f"{1000 * tally.redis_cpu / max(1, tally.requests):.2f} | {per_action} | "
+                  f"{1000 * tally.redis_cpu / max(1, tally.requests):.2f} | "
+                  f"{100 * tally.system_share():.0f} % | {per_action} | "
                   f"{tally.redis_commands / max(1, tally.requests):.2f} | "
                   f"{sum(tally.errors.values())} |")
     print()
