@@ -26,14 +26,21 @@ def digest(value) -> str:
 
 
 def _reject_floats(value) -> None:
-    """Raise TypeError if a float hides anywhere in ``value`` (floats have no canonical form)."""
+    """Raise TypeError if a float hides anywhere in ``value`` (floats have no canonical form).
+    Strings, ints, booleans and None are leaves: the walk does not descend into them (most of
+    a transcript's values)."""
     if isinstance(value, float):
         raise TypeError("canonical JSON holds no floats")
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
                 raise TypeError("canonical JSON object keys must be strings")
-            _reject_floats(item)
+            if type(item) not in _LEAVES:
+                _reject_floats(item)
     elif isinstance(value, list | tuple):
         for item in value:
-            _reject_floats(item)
+            if type(item) not in _LEAVES:
+                _reject_floats(item)
+
+
+_LEAVES = frozenset({str, int, bool, type(None)})

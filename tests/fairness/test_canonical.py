@@ -73,3 +73,37 @@ class TestRejected:
     def test_floats_and_non_string_keys(self, value):
         with pytest.raises(TypeError):
             canonical_json(value)
+
+    @given(
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.text() | st.floats(),
+            lambda inner: st.lists(inner) | st.tuples(inner, inner)
+            | st.dictionaries(st.text(), inner),
+            max_leaves=30,
+        )
+    )
+    def test_refused_exactly_when_a_float_hides_inside(self, value):
+        """The walk skips the leaves it knows (strings, ints, booleans, None) and still finds
+        a float at any depth, in lists, tuples or objects."""
+
+        def holds_float(item) -> bool:
+            if isinstance(item, float):
+                return True
+            if isinstance(item, dict):
+                return any(holds_float(inner) for inner in item.values())
+            if isinstance(item, list | tuple):
+                return any(holds_float(inner) for inner in item)
+            return False
+
+        if holds_float(value):
+            with pytest.raises(TypeError):
+                canonical_json(value)
+        else:
+            canonical_json(value)
+
+    def test_a_float_subclass_is_a_float(self):
+        class Points(float):
+            """A float by another name."""
+
+        with pytest.raises(TypeError):
+            canonical_json({"a": [1, {"b": Points(2)}]})
