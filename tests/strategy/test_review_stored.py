@@ -14,10 +14,11 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from fairness import RULESETS
-from strategy import load_or_build, review
+from strategy import dice, load_or_build, review
 from strategy.bots import LEVELS, play_bot_game, seeded_game
 from tests.strategy.seeded_play import random_game
 
@@ -58,6 +59,19 @@ def test_the_review_text_is_the_stored_one_byte_for_byte(ruleset, stored, strate
     got = review_digests(table)
     assert len(got) >= len(LEVELS) * BOT_GAMES
     assert got == stored[ruleset]
+
+
+@pytest.mark.parametrize("columns", [1, 13, dice.GATHER_COLUMNS])
+def test_keep_values_read_in_one_take_are_the_layer_loops_to_the_last_bit(columns, monkeypatch):
+    """The review's few columns take ``keep_values_from``'s and ``best_sub_keep``'s gathered
+    path; the solver's many columns the loop over rows: both give the same bits."""
+    hand_values = np.random.default_rng(columns).random((len(dice.HANDS), columns)) * 300
+    gathered = dice.keep_values_from(hand_values)
+    best = dice.best_sub_keep(gathered)
+    monkeypatch.setattr(dice, "GATHER_COLUMNS", 0)
+    looped = dice.keep_values_from(hand_values)
+    assert gathered.tobytes() == looped.tobytes()
+    assert best.tobytes() == dice.best_sub_keep(looped).tobytes()
 
 
 if __name__ == "__main__":
