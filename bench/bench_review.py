@@ -10,7 +10,7 @@ and CPU time per request and the review/game ratio of the medians.
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_review.py --games 20 --rounds 10
 
 ``--engine`` times ``strategy.review`` itself instead (``checked=True``, as the finishing
-request calls it) and the review's text (``to_json_text``, which that request keeps): the
+request calls it) and the review's text as that request writes it and keeps it: the
 same seeded games per sheet (bots of every level and random play, made here once) reviewed by
 this tree and by ``--baseline DIR`` (another tree, say ``/work/main``), each in a process of
 its own with its code first on ``PYTHONPATH``, in ``--rounds`` interleaved rounds (the order
@@ -55,22 +55,27 @@ EPOCH_START = dt.date(2026, 3, 1)
 PLAY_DATE = "2026-03-10"
 NOW = dt.datetime(2026, 3, 10, 12, tzinfo=dt.UTC)
 ENGINE_SEED = 14
-# Run in a process of each tree: CPU ms per review of each sheet's games and per review text
-# (``Review.to_json_text``, which the finishing request keeps), after one untimed pass.
+# Run in a process of each tree: CPU ms per review of each sheet's games and per review text as
+# the finishing request writes it (the coach's ``review_text``; ``Review.to_json_text`` in a tree
+# without it), after one untimed pass.
 ENGINE_TIMER = """
 import json, sys, time
-from strategy import load_or_build, review
+from strategy import Review, load_or_build, review
+try:
+    from app.play.coach import review_text
+except ImportError:
+    review_text = Review.to_json_text
 games, tables = json.load(open(sys.argv[1])), sys.argv[2]
 result = {}
 for ruleset, transcripts in games.items():
     table = load_or_build(tables, ruleset)
     for transcript in transcripts:  # a long-lived worker: caches warm
-        review(table, transcript, checked=True).to_json_text()
+        review_text(review(table, transcript, checked=True))
     cpu = time.process_time()
     reviews = [review(table, transcript, checked=True) for transcript in transcripts]
     middle = time.process_time()
     for done in reviews:
-        done.to_json_text()
+        review_text(done)
     end = time.process_time()
     result[ruleset] = [(middle - cpu) * 1000 / len(transcripts),
                        (end - middle) * 1000 / len(transcripts)]
