@@ -12,10 +12,11 @@ Figures (all in points of expected final score, see docs/strategy.md):
   otherwise).
 
 The figures are those of ``evaluate`` and ``ranked_choices`` position by position, computed
-with the same floating-point operations in fewer, larger steps: every turn of the game is
-valued in one batch (box values, then the keeps, for all its turn-start states at once), and
-each decision reads its best choice from those arrays (``_Showing``) instead of ranking every
-choice.
+with the same floating-point operations in fewer, larger steps: the transcript is read once
+(``_walk``), every turn of the game is valued in one batch (box values, then the keeps, for
+all its turn-start states at once), every figure a roll's decision reads is gathered from
+those arrays in a few array operations (``_showings``), and the records are written from
+plain floats.
 """
 
 import json
