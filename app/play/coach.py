@@ -196,7 +196,7 @@ def day_reference(table: strategy.Table, seed: bytes, date: str, ruleset: str) -
 
 
 def review_text(review: strategy.Review) -> str:
-    """``review.to_json_text()``, byte for byte (the text kept for the page), about a fifth
+    """``review.to_json_text()``, byte for byte (the text kept for the page), about a third
     of its cost: orjson writes the same records in the same order, and its text is ``json``'s
     once its separators are widened, as long as every float is one both write positionally
     with the same shortest digits (``repr`` writes an exponent below 1e-4 and from 1e16, where
