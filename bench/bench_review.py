@@ -10,10 +10,11 @@ and CPU time per request and the review/game ratio of the medians.
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_review.py --games 20 --rounds 10
 
 ``--engine`` times ``strategy.review`` itself instead (``checked=True``, as the finishing
-request calls it): the same seeded games per sheet (bots of every level and random play, made
-here once) reviewed by this tree and by ``--baseline DIR`` (another tree, say ``/work/main``),
-each in a process of its own with its code first on ``PYTHONPATH``, in ``--rounds`` interleaved
-rounds (the order swapped every round); prints the median over rounds of the CPU per review.
+request calls it) and the review's text as that request writes it and keeps it: the
+same seeded games per sheet (bots of every level and random play, made here once) reviewed by
+this tree and by ``--baseline DIR`` (another tree, say ``/work/main``), each in a process of
+its own with its code first on ``PYTHONPATH``, in ``--rounds`` interleaved rounds (the order
+swapped every round); prints the median over rounds of the CPU per review and per text.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_review.py --engine --games 24 \
         --rounds 5 --baseline /work/main
@@ -54,20 +55,30 @@ EPOCH_START = dt.date(2026, 3, 1)
 PLAY_DATE = "2026-03-10"
 NOW = dt.datetime(2026, 3, 10, 12, tzinfo=dt.UTC)
 ENGINE_SEED = 14
-# Run in a process of each tree: CPU ms per review of each sheet's games, after one untimed pass.
+# Run in a process of each tree: CPU ms per review of each sheet's games and per review text as
+# the finishing request writes it (the coach's ``review_text``; ``Review.to_json_text`` in a tree
+# without it), after one untimed pass.
 ENGINE_TIMER = """
 import json, sys, time
-from strategy import load_or_build, review
+from strategy import Review, load_or_build, review
+try:
+    from app.play.coach import review_text
+except ImportError:
+    review_text = Review.to_json_text
 games, tables = json.load(open(sys.argv[1])), sys.argv[2]
 result = {}
 for ruleset, transcripts in games.items():
     table = load_or_build(tables, ruleset)
     for transcript in transcripts:  # a long-lived worker: caches warm
-        review(table, transcript, checked=True)
+        review_text(review(table, transcript, checked=True))
     cpu = time.process_time()
-    for transcript in transcripts:
-        review(table, transcript, checked=True)
-    result[ruleset] = (time.process_time() - cpu) * 1000 / len(transcripts)
+    reviews = [review(table, transcript, checked=True) for transcript in transcripts]
+    middle = time.process_time()
+    for done in reviews:
+        review_text(done)
+    end = time.process_time()
+    result[ruleset] = [(middle - cpu) * 1000 / len(transcripts),
+                       (end - middle) * 1000 / len(transcripts)]
 print(json.dumps(result))
 """
 
@@ -110,7 +121,8 @@ def bench_engine(options, games: int, rounds: int) -> None:
     try:
         games_file = workdir / "games.json"
         games_file.write_text(json.dumps(engine_games(options.tables, games)))
-        samples = {name: {ruleset: [] for ruleset in DAILY_RULESETS} for name in trees}
+        samples = {name: {(ruleset, part): [] for ruleset in DAILY_RULESETS
+                          for part in ("review", "text")} for name in trees}
         for round_number in range(rounds):
             order = list(trees) if round_number % 2 == 0 else list(trees)[::-1]
             for name in order:
@@ -119,18 +131,21 @@ def bench_engine(options, games: int, rounds: int) -> None:
                 done = subprocess.run([sys.executable, "-c", ENGINE_TIMER, str(games_file),
                                        str(options.tables.resolve())], env=env, cwd=workdir,
                                       capture_output=True, text=True, check=True, timeout=600)
-                for ruleset, ms in json.loads(done.stdout.splitlines()[-1]).items():
-                    samples[name][ruleset].append(ms)
+                for ruleset, (review_ms, text_ms) in json.loads(
+                        done.stdout.splitlines()[-1]).items():
+                    samples[name][ruleset, "review"].append(review_ms)
+                    samples[name][ruleset, "text"].append(text_ms)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    print(f"strategy.review(checked=True), {games} finished games per sheet, {rounds} rounds, "
-          f"CPU ms per review (median of the rounds)")
-    print("| sheet | baseline | this tree | baseline / this tree |")
+    print(f"strategy.review(checked=True) and its text, {games} finished games per sheet, "
+          f"{rounds} rounds, CPU ms per review (median of the rounds)")
+    print("| sheet | baseline review + text | this tree review + text | baseline / this tree |")
     print("|---|--:|--:|--:|")
     for ruleset in DAILY_RULESETS:
-        before = statistics.median(samples["baseline"][ruleset])
-        after = statistics.median(samples["this tree"][ruleset])
-        print(f"| `{ruleset}` | {before:.2f} | {after:.2f} | {before / after:.1f}× |")
+        before, after = ([statistics.median(samples[name][ruleset, part])
+                          for part in ("review", "text")] for name in ("baseline", "this tree"))
+        print(f"| `{ruleset}` | {before[0]:.2f} + {before[1]:.2f} | {after[0]:.2f} + "
+              f"{after[1]:.2f} | {sum(before) / sum(after):.1f}× |")
 
 
 def main() -> None:

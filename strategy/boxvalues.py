@@ -15,6 +15,7 @@ from .dice import FIVE_OF_A_KIND, HANDS
 from .sheetrules import UPPER_CAP, SheetRules
 
 UPPER_BOXES = 6
+_BOX_BITS = np.arange(64, dtype=np.int64)  # bit b of a mask: box b
 
 
 def box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray, uppers: np.ndarray,
@@ -22,17 +23,51 @@ def box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray, uppers:
     """(boxes, n, 252): points now plus expected points to come, per box and final hand.
 
     A box the rules do not allow for that state and hand is ``-inf``. ``first_roll``: the
-    dice are the turn's first roll (it matters on sheets with a first-roll bonus).
+    dice are the turn's first roll (it matters on sheets with a first-roll bonus). Every box
+    of every state is valued at once, with the same floating-point operations as
+    ``_candidates`` (the integer points added as float64, as numpy converts them), and the
+    filled ones are then set to ``-inf``.
     """
-    out = np.full((rules.boxes, len(masks), len(HANDS)), -np.inf)
-    for b, rows, candidate in _candidates(rules, values, masks, uppers, flags, first_roll):
-        out[b, rows] = candidate
+    bits = _BOX_BITS[:rules.boxes, None]
+    flat, flags_count = values.reshape(-1), rules.flag_states
+    scores = rules.scores[int(first_roll)]
+    points = scores[flags].transpose(1, 0, 2) if rules.fifty_dependent else scores[0][:, None]
+    points_now = points.astype(np.float64)
+    next_masks = (masks[None, :] | (1 << bits)) * rules.upper_states  # (boxes, n)
+    starts = (next_masks + uppers[None, :]) * flags_count
+    out = flat.take(starts + flags[None, :])[:, :, None] + points_now
+    if rules.five_box is not None and flags_count > 1:
+        five = rules.five_box
+        out[five] = np.where(points[five] > 0, flat.take(starts[five] + 1)[:, None],
+                             flat.take(starts[five])[:, None]) + points_now[five]
+    if rules.upper_bonus:
+        np.add(_upper_futures(rules, flat, next_masks[:UPPER_BOXES], uppers, flags,
+                              points[:UPPER_BOXES]),
+               points_now[:UPPER_BOXES], out=out[:UPPER_BOXES])
+    out[((masks[None, :] >> bits) & 1) == 1] = -np.inf
+    if rules.extra_bonus:
+        out[:, :, FIVE_OF_A_KIND] += rules.extra_bonus * flags[None, :, None]
     joker_rows = _joker_rows(rules, masks)
     if joker_rows.size:
         columns = out[:, joker_rows[:, None], FIVE_OF_A_KIND[None, :]]
         _apply_joker(rules, columns, masks[joker_rows])
         out[:, joker_rows[:, None], FIVE_OF_A_KIND[None, :]] = columns
     return out
+
+
+def _upper_futures(rules: SheetRules, flat: np.ndarray, next_masks: np.ndarray,
+                   uppers: np.ndarray, flags: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """(6, n, 252): what is still to come after each upper box (the upper bonus it earns
+    included), valued once per distinct number of points it can score and then spread over
+    the hands that score it (``_candidates``' figures)."""
+    width = int(points.max()) + 1
+    before = uppers[None, :, None]
+    after = np.minimum(before + np.arange(width)[None, None, :], UPPER_CAP)
+    crossed = rules.upper_bonus * ((before < UPPER_CAP) & (after >= UPPER_CAP))
+    index = (next_masks[:, :, None] + after) * rules.flag_states + flags[None, :, None]
+    by_points = flat.take(index) + crossed  # (6, n, width)
+    rows = np.arange(next_masks.size).reshape(next_masks.shape)[:, :, None] * width
+    return by_points.reshape(-1).take(rows + points)
 
 
 def best_box_values(rules: SheetRules, values: np.ndarray, masks: np.ndarray,

@@ -101,23 +101,45 @@ def _predecessors() -> list[list[tuple[int, np.ndarray]]]:
     return layers
 
 
+def _predecessor_tables() -> list[np.ndarray]:
+    """For each keep size 1..5: (5, keeps) indices of each keep's one-die-smaller keeps, padded
+    with the keep itself (``_PREDECESSORS`` as one array per layer)."""
+    tables = []
+    for layer, steps in zip(LAYERS[1:], _PREDECESSORS, strict=True):
+        table = np.tile(np.arange(layer.start, layer.stop), (DICE, 1))
+        for j, (count, rows) in enumerate(steps):
+            table[j, :count] = rows
+        tables.append(table)
+    return tables
+
+
 _SUCCESSORS = _successors()
 _PREDECESSORS = _predecessors()
+_PREDECESSOR_TABLES = _predecessor_tables()
+GATHER_COLUMNS = 64  # up to this many columns, each layer's rows are read in one take
 
 
 def keep_values_from(hand_values: np.ndarray) -> np.ndarray:
     """For values of shape (252, n) per final hand, the expected value of every keep: (462, n).
 
     Rolling ``m`` dice is rolling one die, then ``m - 1``: a keep is worth the mean of the
-    six keeps one die larger, which costs six rows per keep instead of a dense product.
+    six keeps one die larger, which costs six rows per keep instead of a dense product. For
+    few columns (a review's turns) the six rows are read in one take, summed in the same order.
     """
     values = np.empty((len(KEEPS), hand_values.shape[1]))
     values[HAND_AS_KEEP] = hand_values
+    gather = hand_values.shape[1] <= GATHER_COLUMNS
     for layer, successors in zip(LAYERS[DICE - 1::-1], _SUCCESSORS[::-1], strict=True):
         block = values[layer]  # a view: filled in place
-        np.take(values, successors[0], axis=0, out=block)
-        for row in successors[1:]:
-            block += values[row]
+        if gather:
+            rows = values.take(successors, axis=0)
+            np.add(rows[0], rows[1], out=block)
+            for row in rows[2:]:
+                block += row
+        else:
+            np.take(values, successors[0], axis=0, out=block)
+            for row in successors[1:]:
+                block += values[row]
         block /= len(FACES)
     return values
 
@@ -126,10 +148,16 @@ def best_sub_keep(keep_values: np.ndarray, in_place: bool = False) -> np.ndarray
     """For values of shape (462, n) per keep, the best keep value inside each hand: (252, n).
 
     ``result[h]`` is the maximum of ``keep_values[k]`` over every keep ``k`` of hand ``h``,
-    found through one-die-smaller keeps instead of listing each hand's sub-multisets.
+    found through one-die-smaller keeps instead of listing each hand's sub-multisets (for few
+    columns, a layer's in one take: a maximum does not depend on the order).
     ``in_place`` lets it overwrite ``keep_values``.
     """
     best = keep_values if in_place else keep_values.copy()
+    if keep_values.shape[1] <= GATHER_COLUMNS:
+        for layer, table in zip(LAYERS[1:], _PREDECESSOR_TABLES, strict=True):
+            block = best[layer]  # a view: updated in place
+            np.maximum(block, best.take(table, axis=0).max(axis=0), out=block)
+        return best[HAND_AS_KEEP]
     for layer, steps in zip(LAYERS[1:], _PREDECESSORS, strict=True):
         for count, rows in steps:
             if count:

@@ -12,21 +12,22 @@ Figures (all in points of expected final score, see docs/strategy.md):
   otherwise).
 
 The figures are those of ``evaluate`` and ``ranked_choices`` position by position, computed
-with the same floating-point operations in fewer, larger steps: every turn of the game is
-valued in one batch (box values, then the keeps, for all its turn-start states at once), and
-each decision reads its best choice from those arrays (``_Showing``) instead of ranking every
-choice.
+with the same floating-point operations in fewer, larger steps: the transcript is read once
+(``_walk``), every turn of the game is valued in one batch (box values, then the keeps, for
+all its turn-start states at once), every figure a roll's decision reads is gathered from
+those arrays in a few array operations (``_showings``), and the records are written from
+plain floats.
 """
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
 
-from fairness import FairnessError, Game
+from fairness import FairnessError, Game, get_ruleset
+from fairness.rules import totals_of_valid
 
 from .dice import HAND_INDEX, KEEP_INDEX, best_sub_keep, keep_values_from, sub_keeps
 from .errors import InvalidTranscript
@@ -101,13 +102,13 @@ class Review:
 
 @dataclass(frozen=True)
 class _HandKeeps:
-    """A hand's keeps as a review reads them: the row of the keep of all five dice in the keep
-    arrays, and every other keep in the perfect policy's tie order (more dice held first, then
-    the smaller values) with their rows."""
+    """A hand's keeps as a review reads them: every keep but the whole hand in the perfect
+    policy's tie order (more dice held first, then the smaller values), then the whole hand;
+    ``rows`` their rows in the keep arrays, ``place`` each keep's place in that order."""
 
-    whole: int
     ranked: tuple[tuple[int, ...], ...]
     rows: np.ndarray
+    place: dict[tuple[int, ...], int]
 
 
 @cache
@@ -115,101 +116,123 @@ def _hand_keeps(hand: tuple[int, ...]) -> _HandKeeps:
     """The keeps of ``hand`` (sorted dice), computed once per hand."""
     ranked = tuple(sorted((keep for keep in sub_keeps(hand) if keep != hand),
                           key=lambda keep: (-len(keep), keep)))
-    return _HandKeeps(KEEP_INDEX[hand], ranked, np.array([KEEP_INDEX[k] for k in ranked]))
+    return _HandKeeps(ranked, np.array([KEEP_INDEX[k] for k in (*ranked, hand)]),
+                      {keep: place for place, keep in enumerate((*ranked, hand))})
 
 
-@dataclass(frozen=True)
-class _GameValues:
-    """A game's turns valued in one batch, row ``i`` for its ``i``-th turn's start state:
-    ``boxes[i, hand, box]`` the box values (``-inf`` where not allowed), ``first_boxes`` the
-    same with the turn's first roll showing, ``keeps[r][i, keep]`` the keep values with ``r``
-    rolls left (``keeps[0]`` is None)."""
+@dataclass
+class _Walk:
+    """A transcript read once: each turn that rolled (its start state and points scored),
+    each roll (the turn's row, its dice as rolled and sorted, the rolls left after it) and, for each
+    roll after a turn's first, the keep it rerolled from."""
 
-    boxes: np.ndarray
-    first_boxes: np.ndarray
-    keeps: tuple[np.ndarray | None, ...]
-
-
-def _game_values(table: Table, states: Sequence[tuple[int, int, int]]) -> _GameValues:
-    """The values of every turn-start state in ``states``, as ``evaluate`` computes them for
-    one state (each element goes through the same operations as ``turn.turn_values``; a
-    first-roll bonus changes only a turn's start value, not its keeps)."""
-    masks, uppers, flags = (np.array(part) for part in zip(*states, strict=True))
-    per_box = table.box_values(masks, uppers, flags)
-    first_per_box = table.box_values(masks, uppers, flags, first_roll=True) \
-        if table.rules.first_roll_bonus else per_box
-    one_roll = keep_values_from(np.ascontiguousarray(per_box.max(axis=0).T))
-    two_rolls = keep_values_from(best_sub_keep(one_roll))  # as turn_values, without its start
-    return _GameValues(per_box.transpose(1, 2, 0).copy(), first_per_box.transpose(1, 2, 0).copy(),
-                       (None, one_roll.T.copy(), two_rolls.T.copy()))
+    states: list[tuple[int, int, int]] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    rows: list[int] = field(default_factory=list)
+    dice: list[list[int]] = field(default_factory=list)
+    hands: list[tuple[int, ...]] = field(default_factory=list)
+    rolls_left: list[int] = field(default_factory=list)
+    kept: list[tuple[int, ...] | None] = field(default_factory=list)
 
 
-class _Showing:
-    """The dice showing at one point of a turn, with the expected final score of each choice
-    (plain floats: a decision reads a few dozen of them, fewer than numpy's call costs):
-    ``boxes[b]`` of filling box ``b`` (``-inf`` where not allowed), ``keeps[j]`` of keeping
-    ``ranked[j]``, ``whole`` of keeping all five dice (no keep once no roll is left)."""
-
-    __slots__ = ("boxes", "keep_values", "keeps", "ranked", "total", "whole")
-
-    def __init__(self, values: _GameValues, row: int, total: int, dice: Sequence[int],
-                 rolls_left: int):
-        """Value ``dice`` with ``rolls_left`` in the turn of row ``row``, ``total`` scored."""
-        hand = tuple(sorted(dice))
-        column = HAND_INDEX[hand]
-        first = rolls_left == FIRST_ROLL_LEFT
-        self.total = total
-        self.boxes = ((values.first_boxes if first else values.boxes)[row, column]
-                      + total).tolist()
-        self.keep_values = values.keeps[rolls_left][row] if rolls_left else None
-        self.keeps: list[float] = []
-        if self.keep_values is not None:
-            hand_keeps = _hand_keeps(hand)
-            self.ranked = hand_keeps.ranked
-            self.keeps = (self.keep_values[hand_keeps.rows] + total).tolist()
-            self.whole = total + float(self.keep_values[hand_keeps.whole])
-
-    def best(self) -> float:
-        """The expected final score of the best choice, keeping all five dice included."""
-        top = max(self.boxes)
-        if self.keep_values is None:
-            return top
-        return max(top, max(self.keeps), self.whole)
-
-    def perfect(self, box_ids: tuple[str, ...]) -> dict:
-        """The perfect policy's choice (``policy.ranked_choices``' first) as JSON-ready data."""
-        floor = max(max(self.boxes), max(self.keeps, default=-math.inf)) - TIE
-        for box, expected in enumerate(self.boxes):
-            if expected >= floor:
-                return {"kind": "box", "box": box_ids[box], "expected": expected}
-        keep = next(j for j, expected in enumerate(self.keeps) if expected >= floor)
-        return {"kind": "keep", "keep": list(self.ranked[keep]), "expected": self.keeps[keep]}
-
-    def box(self, box: str, box_index: Mapping[str, int]) -> dict:
-        """The choice of filling ``box``, as JSON-ready data."""
-        return {"kind": "box", "box": box, "expected": self.boxes[box_index[box]]}
-
-    def keep(self, keep: tuple[int, ...]) -> dict:
-        """The choice of keeping ``keep`` (sorted values) and rolling, as JSON-ready data."""
-        return {"kind": "keep", "keep": list(keep),
-                "expected": self.total + float(self.keep_values[KEEP_INDEX[keep]])}
-
-
-def _turn_starts(ruleset: str, transcript: Sequence[Mapping]) -> list[Position]:
-    """The position at the start of every turn of ``transcript`` that has rolled."""
-    starts: list[Position] = []
+def _walk(table: Table, transcript: Sequence[Mapping]) -> _Walk:
+    """Read ``transcript`` (a valid one) into a ``_Walk``."""
+    walk = _Walk()
+    ruleset = get_ruleset(table.ruleset_id)
     boxes: dict[str, int] = {}
-    extra_bonus, rolled = 0, False
+    extra_bonus, dice, rolls_left = 0, None, ROLLS_PER_TURN
     for entry in transcript:
-        if entry["action"] == "roll":
-            if not rolled:
-                starts.append(Position(ruleset, dict(boxes), None, ROLLS_PER_TURN, extra_bonus))
-            rolled = True
-        else:
+        if entry["action"] == "score":
             boxes[entry["category"]] = entry["points"]
             extra_bonus += entry["bonus"]
-            rolled = False
-    return starts
+            dice, rolls_left = None, ROLLS_PER_TURN
+            continue
+        if dice is None:
+            walk.states.append(table.rules.state_of(boxes))
+            walk.totals.append(totals_of_valid(ruleset, boxes, extra_bonus).total)
+            walk.kept.append(None)
+        else:
+            walk.kept.append(tuple(sorted(d for d, held in zip(dice, entry["hold"], strict=True)
+                                          if held)))
+        dice, rolls_left = entry["dice"], rolls_left - 1
+        walk.rows.append(len(walk.states) - 1)
+        walk.dice.append(list(dice))
+        walk.hands.append(tuple(sorted(dice)))
+        walk.rolls_left.append(rolls_left)
+    return walk
+
+
+@dataclass
+class _Showings:
+    """The expected final score of every choice at each roll of a game, as plain floats:
+    ``boxes[s][b]`` of filling box ``b`` after roll ``s`` (``-inf`` where not allowed),
+    ``keeps[s]`` of each keep in ``_hand_keeps`` order (the whole hand last; empty once no
+    roll is left), ``best[s]`` of the best choice and ``perfect[s]`` the perfect policy's
+    choice (``policy.ranked_choices``' first) as JSON-ready data."""
+
+    boxes: list[list[float]]
+    keeps: list[list[float]]
+    best: list[float]
+    perfect: list[dict]
+
+
+def _showings(table: Table, walk: _Walk) -> _Showings:
+    """Value every roll of ``walk``: each turn valued in one batch (box values, then the keeps,
+    for all its turn-start states at once, each element through the same operations as
+    ``evaluate``'s ``turn.turn_values``; a first-roll bonus changes only a turn's start value,
+    not its keeps), then every figure the review reads gathered in a few array operations."""
+    masks, uppers, flags = (np.array(part) for part in zip(*walk.states, strict=True))
+    per_box = table.box_values(masks, uppers, flags)
+    one_roll = keep_values_from(np.ascontiguousarray(per_box.max(axis=0).T))
+    two_rolls = keep_values_from(best_sub_keep(one_roll))  # as turn_values, without its start
+    rows, rolls_left = np.array(walk.rows), np.array(walk.rolls_left)
+    totals = np.array(walk.totals)[rows]
+    columns = np.array([HAND_INDEX[hand] for hand in walk.hands])
+    boxes = per_box[:, rows, columns]
+    if table.rules.first_roll_bonus:
+        first = table.box_values(masks, uppers, flags, first_roll=True)[:, rows, columns]
+        boxes = np.where(rolls_left == FIRST_ROLL_LEFT, first, boxes)
+    boxes += totals
+    floor = boxes.max(axis=0)
+    best = floor.copy()
+    keeping = np.flatnonzero(rolls_left)
+    keeps = [[] for _ in rows]
+    if keeping.size:
+        hand_keeps = [_hand_keeps(walk.hands[s]).rows for s in keeping]
+        sizes = np.array([len(rows_of) for rows_of in hand_keeps])
+        ends = np.cumsum(sizes)
+        starts = ends - sizes
+        repeat = np.repeat(keeping, sizes)
+        flat = np.concatenate((one_roll, two_rolls)).reshape(-1)
+        stride = one_roll.shape[1]
+        index = ((rolls_left[repeat] - 1) * len(one_roll) + np.concatenate(hand_keeps)) * stride
+        values = flat.take(index + rows[repeat]) + totals[repeat]
+        tops = np.maximum.reduceat(values, np.stack((starts, ends - 1), axis=1).reshape(-1))
+        ranked_top, whole = tops[0::2], tops[1::2]
+        floor[keeping] = np.maximum(floor[keeping], ranked_top)
+        best[keeping] = np.maximum(floor[keeping], whole)
+        as_floats = values.tolist()
+        for s, start, end in zip(keeping.tolist(), starts.tolist(), ends.tolist(), strict=True):
+            keeps[s] = as_floats[start:end]
+    floor -= TIE
+    box_lists = boxes.T.tolist()
+    box_ids = table.rules.box_ids
+    perfect = []
+    for s, limit in enumerate(floor.tolist()):
+        perfect.append(_perfect(box_lists[s], keeps[s], limit, walk.hands[s], box_ids))
+    return _Showings(box_lists, keeps, best.tolist(), perfect)
+
+
+def _perfect(boxes: list[float], keeps: list[float], floor: float, hand: tuple[int, ...],
+             box_ids: tuple[str, ...]) -> dict:
+    """The first choice within ``TIE`` of the best (the first box, else the first keep in tie
+    order), as JSON-ready data."""
+    for box, expected in enumerate(boxes):
+        if expected >= floor:
+            return {"kind": "box", "box": box_ids[box], "expected": expected}
+    keep = next(j for j, expected in enumerate(keeps) if expected >= floor)
+    return {"kind": "keep", "keep": list(_hand_keeps(hand).ranked[keep]),
+            "expected": keeps[keep]}
 
 
 def review(table: Table, transcript: Sequence[Mapping], checked: bool = False) -> Review:
@@ -222,8 +245,8 @@ def review(table: Table, transcript: Sequence[Mapping], checked: bool = False) -
             Game.from_transcript(ruleset, _ANY_DATE, transcript)
     except FairnessError as error:
         raise InvalidTranscript(str(error)) from None
-    starts = _turn_starts(ruleset, transcript)
-    values = _game_values(table, [p.state(table.rules) for p in starts]) if starts else None
+    walk = _walk(table, transcript)
+    showings = _showings(table, walk) if walk.states else None
     box_ids = table.rules.box_ids
     box_index = {box: b for b, box in enumerate(box_ids)}
     start = expected_from_turn_start(table, Position(ruleset))
@@ -232,50 +255,46 @@ def review(table: Table, transcript: Sequence[Mapping], checked: bool = False) -
     rolls: list[Roll] = []
     turns: list[Turn] = []
     turn_loss = turn_luck = 0.0
-    row, total = -1, 0
-    dice: tuple[int, ...] | None = None
-    rolls_left = ROLLS_PER_TURN
-    showing: _Showing | None = None
+    shown = -1  # the roll whose dice are showing, -1 before a turn's first roll
+    roll = 0
     for index, entry in enumerate(transcript):
         turn = len(turns) + 1
         if entry["action"] == "roll":
-            if showing is None:  # the turn's first roll
-                row += 1
-                total = starts[row].total()
-            else:  # a keep: a decision before this roll
-                kept = tuple(sorted(d for d, held in zip(dice, entry["hold"], strict=True)
-                                    if held))
-                decision = _decide(showing, turn, index, dice, rolls_left,
-                                   showing.keep(kept), box_ids)
+            if shown >= 0:  # a keep: a decision before this roll
+                kept = walk.kept[roll]
+                chosen = {"kind": "keep", "keep": list(kept), "expected": showings.keeps[shown][
+                    _hand_keeps(walk.hands[shown]).place[kept]]}
+                decision = _decide(showings, shown, turn, index, walk, chosen)
                 decisions.append(decision)
                 turn_loss += decision.loss
-                value = decision.chosen["expected"]
-            dice, rolls_left = tuple(entry["dice"]), rolls_left - 1
-            showing = _Showing(values, row, total, dice, rolls_left)
-            best = showing.best()
+                value = chosen["expected"]
+            best = showings.best[roll]
             luck = best - value
-            rolls.append(Roll(turn, index, list(dice), value, best, luck))
+            rolls.append(Roll(turn, index, list(entry["dice"]), value, best, luck))
             turn_luck += luck
             value = best
+            shown, roll = roll, roll + 1
             continue
-        decision = _decide(showing, turn, index, dice, rolls_left,
-                           showing.box(entry["category"], box_index), box_ids)
+        chosen = {"kind": "box", "box": entry["category"],
+                  "expected": showings.boxes[shown][box_index[entry["category"]]]}
+        decision = _decide(showings, shown, turn, index, walk, chosen)
         decisions.append(decision)
         turn_loss += decision.loss
-        value = decision.chosen["expected"]
+        value = chosen["expected"]
         turns.append(Turn(turn, entry["category"], entry["points"], turn_loss, turn_luck))
         turn_loss = turn_luck = 0.0
-        dice, rolls_left, showing = None, ROLLS_PER_TURN, None
+        shown = -1
     finished = len(turns) == table.rules.boxes
-    if rolls and not finished and dice is not None:
+    if rolls and not finished and shown >= 0:
         turns.append(Turn(len(turns) + 1, None, None, turn_loss, turn_luck))
     return Review(ruleset, finished, start, value, sum(d.loss for d in decisions),
                   sum(r.luck for r in rolls), decisions, rolls, turns)
 
 
-def _decide(showing: _Showing, turn: int, index: int, dice: tuple[int, ...], rolls_left: int,
-            chosen: dict, box_ids: tuple[str, ...]) -> Decision:
-    """The Decision record of making the choice ``chosen`` with ``showing`` on the table."""
-    best = showing.perfect(box_ids)
+def _decide(showings: _Showings, shown: int, turn: int, index: int, walk: _Walk,
+            chosen: dict) -> Decision:
+    """The Decision record of making the choice ``chosen`` with roll ``shown``'s dice."""
+    best = showings.perfect[shown]
     loss = max(0.0, best["expected"] - chosen["expected"])
-    return Decision(turn, index, list(dice), rolls_left, best, chosen, loss)
+    return Decision(turn, index, walk.dice[shown], walk.rolls_left[shown], best, chosen,
+                    loss)
