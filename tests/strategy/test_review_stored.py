@@ -3,14 +3,12 @@
 games of every sheet (bots of every level, random play, and unfinished cuts of some of them),
 as the code of main at cf897f5 wrote them. ``test_review_reference`` compares the review with
 a position-by-position reference built on the same box and keep values; this test pins those
-values too. The coach's faster writer of that text, ``app.play.coach.review_text``, is
-compared with it here too.
+values too.
 
 Rewrite the file (only for a change meant to alter the figures) with
 ``python -m tests.strategy.test_review_stored DIR`` (DIR: a strategy tables directory).
 """
 
-import dataclasses
 import hashlib
 import json
 import sys
@@ -20,7 +18,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.play.coach import review_text
 from fairness import RULESETS
 from strategy import Review, dice, load_or_build, review
 from strategy.bots import LEVELS, play_bot_game, seeded_game
@@ -66,31 +63,6 @@ def test_the_review_text_is_the_stored_one_byte_for_byte(ruleset, stored, strate
     got = review_digests(table)
     assert len(got) >= len(LEVELS) * BOT_GAMES
     assert got == stored[ruleset]
-
-
-@pytest.mark.parametrize("ruleset", list(RULESETS))
-def test_the_kept_text_is_to_json_text_byte_for_byte(ruleset, strategy_tables_dir, monkeypatch):
-    """The coach's ``review_text`` (orjson, widened) is ``to_json_text`` (pinned above) for
-    every seeded review and for ones with a figure ``repr`` writes with an exponent, and
-    writes most finished games' text itself."""
-    table = load_or_build(strategy_tables_dir, ruleset)
-    seeded = [one for _, one in seeded_reviews(table)]
-    expected = [one.to_json_text() for one in seeded]
-    for luck in (-2.5e-14, 2.5e-5, 1e16):  # orjson: -2.5e-14, 0.000025, 1e16
-        odd = dataclasses.replace(seeded[0], luck=luck)
-        assert review_text(odd) == odd.to_json_text()
-    fell_back = []
-    written = Review.to_json_text
-
-    def spied(self: Review) -> str:
-        """``to_json_text``, noting the review it wrote."""
-        fell_back.append(self)
-        return written(self)
-
-    monkeypatch.setattr(Review, "to_json_text", spied)
-    assert [review_text(one) for one in seeded] == expected
-    finished = [one for one in seeded if one.finished]
-    assert len([one for one in fell_back if one.finished]) < len(finished) / 2
 
 
 @pytest.mark.parametrize("columns", [1, 13, dice.GATHER_COLUMNS])
