@@ -265,7 +265,9 @@ def _seat_checks(result: Mapping, seat: Mapping, transcript) -> tuple[list[Check
     prefix = f"seat {number} "
     checks = [Check(prefix + check.name, check.ok, check.detail) for check in replayed.checks
               if check.name != "game complete"]
-    filled = next(check.ok for check in replayed.checks if check.name == "game complete")
+    # A transcript that is not a list fills no box (its replay stops before "game complete").
+    filled = next((check.ok for check in replayed.checks if check.name == "game complete"),
+                  False)
     encoded = safe_canonical(list(transcript)) if isinstance(transcript, list | tuple) else None
     if encoded is None:
         checks.append(Check(prefix + "transcript hash", False,

@@ -195,3 +195,16 @@ def test_any_value_anywhere_fails_cleanly_never_crashes(standalone, data, value)
     core = [name.replace(" ", "") for name in failing_core(answer, case["public_key"])]
     standalone_names = failing_standalone(standalone, answer, case["public_key"])
     assert core and [name.replace(" ", "") for name in standalone_names] == core
+
+
+@pytest.mark.parametrize("transcript", [None, "roll", 7, {"action": "roll"}])
+def test_a_seat_transcript_that_is_not_a_list_fails_cleanly(standalone, transcript):
+    """A seat whose transcript is not a list of actions: a failing transcript check and an
+    incomplete seat in the core and in verify.py alike, never an exception (the core once
+    raised StopIteration looking for the seat's "game complete" check)."""
+    case = EXPIRED_MATCH
+    answer = copy.deepcopy(case["answer"])
+    answer["match"]["seats"][0]["transcript"] = transcript
+    core = failing_core(answer, case["public_key"])
+    assert "seat 0 transcript" in core
+    assert failing_standalone(standalone, answer, case["public_key"]) == core
