@@ -30,42 +30,20 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 
-from http_load import BARE_PATH, bare_request, floor_app
+from bench_table_actions import wait_ready
+from http_load import BARE_PATH, bare_request, floor_app, next_move
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 API = "/api/v1"
-READY_TIMEOUT = 120.0
 WARM_UP_GAMES = 3
 UNREACHABLE_LIMIT = "1000000/minute"
 LIMIT_KEYS = ("CREATE", "MATCHES", "ACTIONS", "GAME_ACTIONS", "VERIFY", "DAY_GAMES",
               "TRANSFER", "COSIGNATURES")
-
-
-def wait_ready(app) -> None:
-    """Wait until the app's strategy tables are loaded (``/readyz`` answers 200)."""
-    deadline = time.monotonic() + READY_TIMEOUT
-    while app.test_client().get("/readyz").status_code != 200:
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the app was not ready within {READY_TIMEOUT:.0f} s")
-        time.sleep(0.3)
-
-
-def next_move(state: dict, rng: random.Random) -> tuple[str, dict]:
-    """bench_overhead's player: score the best preview after the last roll (or 40 % of the time
-    once rolled), else roll holding the most common face."""
-    if state["dice"] is not None and (state["rolls_left"] == 0 or rng.random() < 0.4):
-        box = max(state["allowed"], key=lambda b: (state["previews"][b], rng.random()))
-        return "score", {"category": box}
-    hold = [False] * 5
-    if state["dice"] is not None:
-        face = Counter(state["dice"]).most_common(1)[0][0]
-        hold = [die == face for die in state["dice"]]
-    return "roll", {"hold": hold}
 
 
 def timed(samples: dict, kind: str, call):
