@@ -8,8 +8,10 @@ Flask test client as new players playing whole games on today's date over the th
 turn, as bench_overhead's players do (echoing each answer's ``token``); ``time.thread_time``
 is read around each request. ``--apps 2`` serves the requests alternately from two apps on the
 same Redis, so every action lands on the "worker" that did not serve the one before (the
-token path), as on two gunicorn workers; ``--profile N`` prints cProfile's N costliest
-functions (cumulative, CPU time) over the measured games.
+token path), as on two gunicorn workers; ``--hookless`` removes every request hook of the apps
+(http_load.strip_hooks: what the requests would cost if the plumbing cost nothing);
+``--profile N`` prints cProfile's N costliest functions (cumulative, CPU time) over the
+measured games.
 
     .venv/bin/python bench/bench_game_requests.py --games 30
     .venv/bin/python bench/bench_game_requests.py --games 30 --apps 2
@@ -34,7 +36,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench_table_actions import wait_ready
-from http_load import BARE_PATH, bare_request, floor_app, next_move
+from http_load import BARE_PATH, bare_request, floor_app, next_move, strip_hooks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -139,6 +141,8 @@ def run(args, workdir: Path) -> None:
         apps = [create_app({**config, "REDIS_URL": server.url}) for _ in range(args.apps)]
         for app in apps:
             wait_ready(app)
+            if args.hookless:
+                strip_hooks(app)
         rng = random.Random(args.seed)
         date = today.isoformat()
         warm = defaultdict(list)
@@ -156,7 +160,8 @@ def run(args, workdir: Path) -> None:
             if profiler:
                 profiler.disable()
             floor_requests(floor, 37, samples)
-    print(f"{args.root.name}: {args.games} games on {args.apps} app(s), limits counted")
+    print(f"{args.root.name}: {args.games} games on {args.apps} app(s), limits counted"
+          f"{', request hooks removed' if args.hookless else ''}")
     report(samples)
     if profiler:
         pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.profile)
@@ -175,6 +180,8 @@ def main() -> None:
                         help="print cProfile's N costliest functions")
     parser.add_argument("--sort", default="cumulative", choices=("cumulative", "tottime"),
                         help="the profile's order")
+    parser.add_argument("--hookless", action="store_true",
+                        help="remove the apps' request hooks (a lower bound of the plumbing)")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the checkout whose app is measured (default: this one)")
     args = parser.parse_args()

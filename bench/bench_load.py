@@ -63,15 +63,17 @@ UNREACHABLE_LIMIT = "1000000/minute"
 
 def start_gunicorn(workdir: Path, workers: int, worker_class: str, threads: int, env: dict,
                    bare: bool = False, rate_limits: bool = False,
-                   reference: str = "bare_app", python: str = sys.executable) -> ServerProcess:
+                   reference: str = "bare_app", python: str = sys.executable,
+                   variant: str | None = None) -> ServerProcess:
     """gunicorn -c deploy/gunicorn.conf.py on a loopback port, run by ``python``, serving the
-    service (ready once /readyz answers) or, if ``bare``, a reference endpoint of http_load
+    service (ready once /readyz answers), or ``variant``, an http_load factory of the service
+    altered (``hookless_app``), or, if ``bare``, a reference endpoint of http_load
     (``reference``: the bare endpoint, or ``floor_app``: the bare one plus one EVALSHA)."""
     port = free_port()
     command = [python, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
-    if bare:
+    if bare or variant:
         command += ["--pythonpath", str(Path(__file__).resolve().parent),
-                    f"http_load:{reference}()"]
+                    f"http_load:{variant or reference}()"]
     environment = {**os.environ, **env, "YACHT_DAILY_BIND": f"127.0.0.1:{port}",
                    "WEB_CONCURRENCY": str(workers), "YACHT_DAILY_WORKER_CLASS": worker_class,
                    "YACHT_DAILY_THREADS": str(threads), "YACHT_DAILY_RATE_LIMITS": "off"}

@@ -23,6 +23,11 @@ servers' ``PYTHONPATH``, run by that tree's ``.venv`` when it has one, so with i
 dependencies) as a fourth target in the same interleaved slices, so that a change is measured
 against the code it changes in the same run.
 
+``--hookless`` adds the service with every request hook removed (http_load.hookless_app: no
+access log, metrics, headers, ledger check or limit refunds; the routes and all they call the
+same) as one more target: what the service would cost if its plumbing cost nothing, the lower
+bound of any cut to it.
+
 ``--rate-limits`` counts the service's requests against (unreachable) limits in Redis, as
 production runs them. The strategy tables come from ``--tables`` (built there first if missing),
 so that no worker builds them during the run, and the slices start once every server is idle
@@ -74,7 +79,8 @@ MAX_SLICE = 10.0
 MAX_ROUNDS = 20
 SERVICE = "service"
 BASELINE = "baseline"
-SERVICES = (SERVICE, BASELINE)
+HOOKLESS = "hookless"
+SERVICES = (SERVICE, BASELINE, HOOKLESS)
 TARGETS = (SERVICE, FLOOR_KIND, BARE_KIND)
 
 
@@ -227,16 +233,21 @@ def baseline_python(tree: Path) -> str:
 
 def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
                   workers: int) -> dict[str, Tally]:
-    """Start the three servers on ``workers`` workers and run the interleaved slices."""
+    """Start the servers on ``workers`` workers and run the interleaved slices."""
     env = {"REDIS_URL": redis_url, "YACHT_DAILY_DATA_DIR": str(data_dir),
            "YACHT_DAILY_STRATEGY_DIR": str(args.tables),
            # counted in the compare-and-set, per game (bench_load sets the others)
            "YACHT_DAILY_RATE_LIMIT_GAME_ACTIONS": UNREACHABLE_LIMIT}
     servers = {}
-    targets = (SERVICE, BASELINE, *TARGETS[1:]) if args.baseline else TARGETS
+    targets = (SERVICE, *((BASELINE,) if args.baseline else ()),
+               *((HOOKLESS,) if args.hookless else ()), *TARGETS[1:])
     try:
         servers[SERVICE] = start_gunicorn(workdir, workers, "sync", 1, env,
                                           rate_limits=args.rate_limits)
+        if args.hookless:
+            servers[HOOKLESS] = start_gunicorn(workdir, workers, "sync", 1, env,
+                                               rate_limits=args.rate_limits,
+                                               variant="hookless_app")
         if args.baseline:
             servers[BASELINE] = start_gunicorn(
                 workdir, workers, "sync", 1, {**env, "PYTHONPATH": str(args.baseline)},
@@ -311,6 +322,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--rate-limits", action="store_true",
                         help="count the service's requests against (unreachable) limits")
+    parser.add_argument("--hookless", action="store_true",
+                        help="also serve the service with its request hooks removed")
     add_tree_options(parser)
     args = parser.parse_args()
     if not (1 <= args.players <= MAX_PLAYERS and 0 < args.slice <= MAX_SLICE

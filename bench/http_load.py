@@ -1,5 +1,6 @@
 """What the HTTP benchmarks (bench_api.py, bench_load.py, bench_overhead.py) share: a bare Flask
 endpoint and the floor (the bare endpoint plus one EVALSHA on Redis) to set the service beside,
+the service without its request hooks (a lower bound of cutting its plumbing),
 a server subprocess on a loopback port, one request per connection, players who play whole
 games while every latency is recorded by kind of request, and quantiles.
 """
@@ -81,6 +82,26 @@ def floor_app():
         return jsonify({"ok": True, "roll": body.get("roll"), "length": length})
 
     return floor
+
+
+def hookless_app():
+    """The service's own app (``app.create_app``) with every request hook removed: no access
+    log or request id, no metrics, no security, language or compression headers, no ledger
+    check, no rate-limit refunds around the routes (the routes, their per-game and per-address
+    limits and everything they call stay). What the service would cost if all its plumbing cost
+    nothing: the lower bound of any cut to the plumbing (bench_overhead's ``--hookless``)."""
+    from app import create_app
+
+    service = create_app()
+    strip_hooks(service)
+    return service
+
+
+def strip_hooks(app) -> None:
+    """Remove every before-, after- and teardown-request hook of ``app`` and its blueprints."""
+    for hooks in (app.before_request_funcs, app.after_request_funcs,
+                  app.teardown_request_funcs):
+        hooks.clear()
 
 
 def bare_request(number: int) -> dict:
