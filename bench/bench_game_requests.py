@@ -6,7 +6,8 @@ The app (``create_app``) on a real redis-server (unix socket, fsync always), rat
 counted against limits too high to refuse any (as bench_overhead's ``--rate-limits``), the
 Flask test client as new players playing whole games on today's date over the three sheets in
 turn, as bench_overhead's players do (echoing each answer's ``token``); ``time.thread_time``
-is read around each request. ``--apps 2`` serves the requests alternately from two apps on the
+is read around each request, after the objects of the warmed-up process are frozen as a
+worker freezes them. ``--apps 2`` serves the requests alternately from two apps on the
 same Redis, so every action lands on the "worker" that did not serve the one before (the
 token path), as on two gunicorn workers; ``--hookless`` removes every request hook of the apps
 (http_load.strip_hooks: what the requests would cost if the plumbing cost nothing);
@@ -122,6 +123,17 @@ def report(samples: dict) -> None:
           f"an action ÷ floor {1000 * statistics.fmean(samples['action']) / floor:.2f}")
 
 
+def freeze_as_a_worker_does() -> None:
+    """What the measured tree's gunicorn worker does once it has loaded the app, if it does:
+    freeze what it made (``gunicorn_hooks.freeze_startup_objects``), so that the garbage
+    collector's full collections cost here what they cost there."""
+    from app.observability import gunicorn_hooks
+
+    freeze = getattr(gunicorn_hooks, "freeze_startup_objects", None)  # trees before c120ba0
+    if freeze is not None:
+        freeze()
+
+
 def run(args, workdir: Path) -> None:
     """Play the games on the app of checkout ``args.root`` and print the CPU per request kind."""
     sys.path[:0] = [str(args.root)]
@@ -151,6 +163,7 @@ def run(args, workdir: Path) -> None:
         os.environ["REDIS_URL"] = server.url
         floor = floor_app()
         floor_requests(floor, 50, warm)
+        freeze_as_a_worker_does()
         samples = defaultdict(list)
         profiler = cProfile.Profile(time.thread_time) if args.profile else None
         for index in range(args.games):
