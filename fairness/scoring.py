@@ -106,12 +106,13 @@ def exact_run(run: tuple[int, ...], points: int) -> Scorer:
 
 def small_straight(points: int) -> Scorer:
     """Four consecutive faces anywhere among the five (a duplicate allowed): ``points``."""
+    return lambda dice: points if shows_four_in_a_row(dice) else 0
 
-    def score(dice: Dice) -> int:
-        faces = set(dice)
-        return points if any(run <= faces for run in _SMALL_RUNS) else 0
 
-    return score
+def shows_four_in_a_row(dice: Dice) -> bool:
+    """True when four consecutive faces are among the dice (the set of faces built once)."""
+    faces = set(dice)
+    return any(run <= faces for run in _SMALL_RUNS)
 
 
 def large_straight(points: int) -> Scorer:
