@@ -106,11 +106,10 @@ class Game:
 
     def previews(self) -> dict[str, int]:
         """What the current dice would score in each box they may go in now."""
-        allowed = self.placement()
-        if allowed is None:
+        if self.dice is None or self.finished:
             return {}
-        return {c: rules.score(self.ruleset, c, self.dice, self.boxes, self.first_roll)
-                for c in allowed.allowed}
+        return rules.placement_and_previews(self.ruleset, self.dice, self.boxes,
+                                            self.first_roll)[1]
 
     def roll(self, hold, stream: DiceStream) -> "Game":
         """Roll the dice not held; the drawn die of a held position is consumed all the same."""
@@ -125,11 +124,10 @@ class Game:
             raise NotRolled("roll the dice before choosing a box")
         if isinstance(category, str) and category in self.boxes:
             raise BoxFilled(f"the {category} box is already filled")
-        points = rules.score(self.ruleset, category, self.dice, self.boxes, self.first_roll)
-        allowed = rules.placement(self.ruleset, self.dice, self.boxes, self.first_roll)
+        points, allowed, bonus = rules.score_placement_and_bonus(
+            self.ruleset, category, self.dice, self.boxes, self.first_roll)
         if category not in allowed.allowed:
             raise JokerForbids(allowed.reason("en"))
-        bonus = rules.extra_bonus(self.ruleset, self.dice, self.boxes, category)
         entry = {"action": "score", "category": category, "points": points, "bonus": bonus}
         return replace(
             self,

@@ -228,6 +228,20 @@ def placement_and_previews(ruleset_id: str, dice, sheet: Sheet | None = None,
                    for box in found.allowed}
 
 
+def score_placement_and_bonus(ruleset_id: str, category: str, dice, sheet: Sheet | None = None,
+                              first_roll: bool = False) -> tuple[int, Placement, int]:
+    """What scoring ``dice`` in box ``category`` needs: (``score`` of the box, ``placement`` of
+    the dice, ``extra_bonus`` the box earns), the dice, the sheet and the box validated once
+    rather than once each."""
+    ruleset = get_ruleset(ruleset_id)
+    dice = validate_dice(dice)
+    sheet = validate_sheet(ruleset, sheet)
+    box = _require_category(ruleset, category)
+    return (score_of_valid(ruleset, box, dice, sheet, first_roll),
+            placement_of_valid(ruleset, dice, sheet, first_roll),
+            extra_bonus_of_valid(ruleset, dice, sheet, box))
+
+
 def placement_of_valid(ruleset: Ruleset, dice: Dice, sheet: Sheet, first_roll: bool) -> Placement:
     """``placement`` for dice and a sheet already known valid."""
     if not joker_applies(ruleset, dice, sheet):

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fairness import RULESETS, InvalidDice, UnknownCategory, UnknownRuleset, score, totals
+from fairness.scoring import faces_shown_twice, most_copies, most_shown_face
 from fairness.sheets import UPPER_BONUS_THRESHOLD
 
 YAHTZEE_FAMILY = ("yahtzee", "yahtzee-no-joker", "yahtzee-no-bonus", "yahtzee-no-joker-no-bonus")
@@ -19,6 +20,7 @@ YAHTZEE_FAMILY = ("yahtzee", "yahtzee-no-joker", "yahtzee-no-bonus", "yahtzee-no
 # (yatzy, generala, yahtzee-triple) have their own tests (test_yatzy.py, test_generala.py...).
 DOCUMENTED = ("yacht", "yacht-bonus", *YAHTZEE_FAMILY)
 ALL_THROWS = list(itertools.combinations_with_replacement(range(1, 7), 5))
+ALL_ORDERED_THROWS = list(itertools.product(range(1, 7), repeat=5))
 UPPER_IDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 dice_lists = st.lists(st.integers(1, 6), min_size=5, max_size=5)
 
@@ -207,6 +209,30 @@ class TestEveryBoxOfEverySheet:
     def test_five_equal_is_never_a_full_house_on_an_empty_sheet(self, ruleset_id):
         for face in range(1, 7):
             assert score(ruleset_id, "full-house", [face] * 5) == 0
+
+
+class TestCountingHelpers:
+    """The scorers count faces with ``tuple.count``; over all 7,776 ordered throws each helper
+    says what ``collections.Counter`` says (the scorers counted with it before)."""
+
+    def test_most_copies_is_the_largest_count(self):
+        for throw in ALL_ORDERED_THROWS:
+            assert most_copies(throw) == max(Counter(throw).values()), throw
+
+    def test_most_shown_face_is_counters_most_common(self):
+        for throw in ALL_ORDERED_THROWS:
+            assert most_shown_face(throw) == Counter(throw).most_common(1)[0][0], throw
+
+    def test_faces_shown_twice_are_those_counted_twice(self):
+        for throw in ALL_ORDERED_THROWS:
+            expected = sorted(face for face, count in Counter(throw).items() if count >= 2)
+            assert sorted(faces_shown_twice(throw)) == expected, throw
+
+    @pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+    def test_every_ordering_of_every_throw_scores_as_the_sorted_one(self, ruleset_id):
+        for box in RULESETS[ruleset_id].categories:
+            for throw in ALL_ORDERED_THROWS:
+                assert box.scorer(throw) == box.scorer(tuple(sorted(throw))), (box.id, throw)
 
 
 class TestUpperBonus:
