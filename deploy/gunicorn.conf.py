@@ -60,5 +60,7 @@ control_socket_disable = True
 on_starting = SERVER_SETTINGS["on_starting"]
 # Each worker runs a reveal thread; the one holding the Redis lease reveals (operations.md).
 post_worker_init = SERVER_SETTINGS["post_worker_init"]
+# Each worker freezes what it loaded (fewer, shorter collections) and unfreezes it as it exits.
+worker_exit = SERVER_SETTINGS["worker_exit"]
 child_exit = SERVER_SETTINGS["child_exit"]
 on_exit = SERVER_SETTINGS["on_exit"]

@@ -49,6 +49,13 @@ def freeze_startup_objects() -> None:
     gc.freeze()
 
 
+def worker_exit(server, worker) -> None:
+    """Give what ``freeze_startup_objects`` froze back to the collector as the worker exits, so
+    that the interpreter's shutdown finalizes it while the modules it needs are still there (a
+    frozen logging handler's finalizer otherwise ran after them: a traceback at every exit)."""
+    gc.unfreeze()
+
+
 def child_exit(server, worker) -> None:
     """Drop a dead worker's live gauges from the merged metrics."""
     from prometheus_client import multiprocess
@@ -69,6 +76,7 @@ SERVER_SETTINGS = {
     "logger_class": "app.observability.logs.GunicornJsonLogger",
     "on_starting": on_starting,
     "post_worker_init": post_worker_init,
+    "worker_exit": worker_exit,
     "child_exit": child_exit,
     "on_exit": on_exit,
 }
