@@ -286,7 +286,8 @@ class TestTransparencyLog:
     """The tlog section recomputed from RFC 9162 and the C2SP texts, not from the core."""
 
     @pytest.fixture(scope="class")
-    def tlog(self, vectors):
+    @classmethod
+    def tlog(cls, vectors):
         """The section."""
         return vectors["tlog"]
 
