@@ -24,7 +24,7 @@ dependencies) as a fourth target in the same interleaved slices, so that a chang
 against the code it changes in the same run.
 
 ``--hookless`` adds the service with every request hook removed (http_load.hookless_app: no
-access log, metrics, headers, ledger check or limit refunds; the routes and all they call the
+request id, metrics, headers, ledger check or limit refunds; the routes and all they call the
 same) as one more target: what the service would cost if its plumbing cost nothing, the lower
 bound of any cut to it.
 

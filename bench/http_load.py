@@ -85,11 +85,12 @@ def floor_app():
 
 
 def hookless_app():
-    """The service's own app (``app.create_app``) with every request hook removed: no access
-    log or request id, no metrics, no security, language or compression headers, no ledger
-    check, no rate-limit refunds around the routes (the routes, their per-game and per-address
-    limits and everything they call stay). What the service would cost if all its plumbing cost
-    nothing: the lower bound of any cut to the plumbing (bench_overhead's ``--hookless``)."""
+    """The service's own app (``app.create_app``) with every request hook removed: no request
+    id (gunicorn still writes its access line), no metrics, no security, language or
+    compression headers, no ledger check, no rate-limit refunds around the routes (the routes,
+    their per-game and per-address limits and everything they call stay). What the service
+    would cost if all its plumbing cost nothing: the lower bound of any cut to the plumbing
+    (bench_overhead's ``--hookless``)."""
     from app import create_app
 
     service = create_app()
