@@ -9,6 +9,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from app.play.figures import loss_text
+
 from .table_page import (
     create_table,
     open_page,
@@ -42,7 +44,7 @@ def test_a_whole_table_with_a_bot_ends_reviewed_and_verified(browser, table_serv
         expect(line).to_have_text(REVIEW_LINE, timeout=REVIEW_MS)
         review = page.request.get(f"/api/v1/matches/{match['id']}/review?seat={seat}")
         assert review.ok, review.text()
-        assert REVIEW_LINE.match(line.inner_text()).group(1) == f"{review.json()['loss']:.1f}"
+        assert REVIEW_LINE.match(line.inner_text()).group(1) == loss_text(review.json()["loss"])
     assert page.inner_text('[data-review="1"]') == "Coach: 0.0 expected points given away"
     verify_every_seat(page, 2)
     context.close()
