@@ -230,7 +230,7 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "reviewLoss": _("You gave away {loss} points of expectation to perfect play."),
         "reviewMistake": _("Turn {turn}, dice {dice}: you chose {chosen}, best was {best} "
                            "({loss} points)."),
-        "reviewComputing": _("The review is being prepared; reload the page in a moment."),
+        "reviewComputing": _("The review is being computed; it will appear here in a moment."),
         "keepDice": _("keep {dice} and roll"),
         "keepNothing": _("nothing"),
         "matchAllGood": _("Every check passed: every player’s dice came from the committed "

@@ -39,6 +39,7 @@ def table_texts() -> dict[str, str]:
         "verifyOk": _("✓ every roll and box of this seat checks"),
         "verifyBad": _("✗ a check failed: %(detail)s"),
         "review": _("Coach: %(lost)s expected points given away"),
+        "reviewComputing": _("Coach: the review is being computed…"),
         "reconnecting": _("Reconnecting…"),
         "spectator": _("You are watching: the table is read-only."),
         "error": _("Something went wrong: %(message)s"),

@@ -12,6 +12,8 @@ from playwright.sync_api import Page, expect
 
 from fairness import ReplayMismatch, replay, seat_stream
 
+from .coach_wait import TablesLoading
+
 MATCH_ROOT = "[data-match]"
 SLOW_MS = 30_000  # loading the page's modules, or verifying, on a busy machine
 
@@ -115,6 +117,23 @@ def test_a_practice_turn_by_keyboard_and_a_hint(page):
     page.locator("[data-box]:not([disabled])").first.click()
     expect(page.locator(MATCH_ROOT)).to_have_attribute("data-next-action", "2")
     expect(page.locator(".sheet .filled")).to_have_count(1)
+
+
+def test_the_review_waits_for_tables_still_loading(page):
+    """A finished game opened while the coach's tables load (a worker just started): the end
+    card says the review is being computed, asks again as the server's Retry-After says and
+    shows the review once the tables answer, without a reload."""
+    match_id = start_from_practice_page(page, "yacht")
+    roll_first_by_clicking(page)
+    finish_through_api(page, match_id)
+    tables = TablesLoading(page)
+    page.reload()
+    headline = page.locator("[data-review-headline]")
+    expect(headline).to_have_text(
+        "The review is being computed; it will appear here in a moment.", timeout=SLOW_MS)
+    tables.wait_until_asked(2)
+    tables.ready()
+    expect(headline).to_have_text(re.compile(r"^You gave away \d+\.\d points"))
 
 
 def test_the_daily_game_has_no_hint(page):

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from app.play.figures import loss_text
 
+from .coach_wait import TablesLoading
 from .conftest import SCREENSHOTS, watch_errors
 from .player import open_game, play_whole_game
 
@@ -53,6 +54,23 @@ def test_finish_see_the_figure_and_the_review_then_the_days_references(new_conte
     page.screenshot(path=str(SCREENSHOTS / "results-skill-phone.png"), full_page=True)
     page.locator('[data-board-link="points"]').click()
     expect(page.locator("[data-your-rank]")).to_contain_text(str(game["totals"]["total"]))
+    assert errors == [], errors
+
+
+def test_the_end_card_waits_for_tables_still_loading(new_context, web_server):
+    """A game that ends while the coach's tables load (a worker just started): the end card
+    says the figure is being computed, asks again as the server's Retry-After says, and shows
+    the figure once the tables answer, without a reload."""
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    tables = TablesLoading(page)
+    open_game(page, "yacht-bonus")
+    play_whole_game(page)
+    headline = page.locator("[data-skill]")
+    expect(headline).to_have_text(re.compile(r"^Your skill figure is being computed"))
+    tables.wait_until_asked(2)
+    tables.ready()
+    expect(headline).to_have_text(re.compile(r"^You gave away \d+\.\d points of expectation"))
     assert errors == [], errors
 
 

@@ -5,19 +5,22 @@ import { apiErrorMessage, t } from "./i18n.js";
 const BASE = "/api/v1";
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 const MAX_RETRY_WAIT_MS = 4000;
+const COMPUTING_WAIT_MS = 10 * 60 * 1000; // the largest sheet's table builds in about a minute
+const COMPUTING_PAUSE_SECONDS = 10; // app/api/routes.py COMPUTING_RETRY_AFTER
 
 /**
  * An API refusal (`status` > 0) or a network failure (`status` 0). Its message is the page's
  * own sentence for `code` in the page language (`translated`), else the one given (the API's).
  */
 export class ApiError extends Error {
-  constructor(status, code, message, body) {
+  constructor(status, code, message, body, retryAfterSeconds = null) {
     const translated = apiErrorMessage(code);
     super(translated ?? message);
     this.status = status;
     this.code = code;
     this.body = body;
     this.translated = translated !== null;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -39,10 +42,15 @@ function pause(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function retryDelay(response, attempt) {
+function retryAfterSeconds(response) {
   const header = Number(response?.headers.get("Retry-After"));
+  return Number.isFinite(header) && header > 0 ? header : null;
+}
+
+function retryDelay(response, attempt) {
+  const header = retryAfterSeconds(response);
   const fallback = 300 * 2 ** attempt;
-  return Math.min(Number.isFinite(header) && header > 0 ? header * 1000 : fallback, MAX_RETRY_WAIT_MS);
+  return Math.min(header !== null ? header * 1000 : fallback, MAX_RETRY_WAIT_MS);
 }
 
 async function readBody(response) {
@@ -91,6 +99,7 @@ export async function request(method, path, { body, retries = 0 } = {}) {
         error.code || `http-${response.status}`,
         error.message || response.statusText,
         data,
+        retryAfterSeconds(response),
       );
     }
     return data;
@@ -100,6 +109,30 @@ export async function request(method, path, { body, retries = 0 } = {}) {
 /** GET a JSON document. */
 export function getJson(path, options = {}) {
   return request("GET", path, options);
+}
+
+/**
+ * GET what the coach computes (a game's review). While the strategy tables are still being
+ * computed (503 `tables-not-ready`, which a worker answers for a while after it starts),
+ * `onWaiting` is called once and the request is sent again after the server's Retry-After,
+ * for up to COMPUTING_WAIT_MS; any other failure is thrown.
+ */
+export async function getComputed(path, onWaiting) {
+  const deadline = Date.now() + COMPUTING_WAIT_MS;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await request("GET", path);
+    } catch (error) {
+      const wait = (error.retryAfterSeconds ?? COMPUTING_PAUSE_SECONDS) * 1000;
+      if (error.code !== "tables-not-ready" || Date.now() + wait > deadline) {
+        throw error;
+      }
+      if (attempt === 0) {
+        onWaiting();
+      }
+      await pause(wait);
+    }
+  }
 }
 
 /** POST a JSON body. */

@@ -4,7 +4,7 @@
 // nothing: the game starts on the first roll. A date no longer (or not yet) playable shows
 // that day's results and a way to today's challenge instead of a board.
 
-import { ApiError, postJson, request } from "./api.js";
+import { ApiError, getComputed, postJson, request } from "./api.js";
 import {
   NO_HOLD, boardParts, describe, listenToKeys, replay, showDice, showRollButton, showSheet,
   showStatus,
@@ -174,16 +174,16 @@ function showSkill() {
   const line = endCard.querySelector("[data-skill]");
   const path = `/games/${encodeURIComponent(game.id)}/review`;
   endCard.querySelector("[data-review-link]").href = path;
-  request("GET", path)
+  const showComputing = () => {
+    line.textContent = line.dataset.computing;
+    line.hidden = false;
+  };
+  getComputed(path, showComputing)
     .then((review) => {
       line.textContent = line.dataset.text.replace("{loss}", lossText(review.loss));
-    })
-    .catch(() => {
-      line.textContent = line.dataset.computing;
-    })
-    .finally(() => {
       line.hidden = false;
-    });
+    })
+    .catch(showComputing);
 }
 
 function showEnd({ focus }) {

@@ -5,7 +5,7 @@
 // game in this browser (fairness.js) from the revealed seed and the transcripts this device
 // saved as the game went.
 
-import { ApiError, getJson, postJson } from "./api.js";
+import { ApiError, getComputed, getJson, postJson } from "./api.js";
 import {
   NO_HOLD, boardParts, describe, listenToKeys, showDice, showRollButton,
   showSheet, showStatus,
@@ -255,8 +255,13 @@ function showEnd({ focus }) {
 
 async function showReview() {
   const section = endCard.querySelector("[data-review]");
+  const showComputing = () => {
+    section.querySelector("[data-review-headline]").textContent = t("reviewComputing");
+    section.hidden = false;
+  };
   try {
-    const review = await getJson(`/matches/${encodeURIComponent(matchId)}/review`);
+    const review = await getComputed(`/matches/${encodeURIComponent(matchId)}/review`,
+      showComputing);
     section.querySelector("[data-review-headline]").textContent =
       t("reviewLoss", { loss: lossText(review.loss) });
     const mistakes = review.decisions.filter((decision) => decision.loss > 0.05)
@@ -269,10 +274,10 @@ async function showReview() {
       });
       return item;
     }));
+    section.hidden = false;
   } catch {
-    section.querySelector("[data-review-headline]").textContent = t("reviewComputing");
+    showComputing();
   }
-  section.hidden = false;
 }
 
 function choiceText(choice) {

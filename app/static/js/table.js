@@ -6,7 +6,7 @@
 // (the result, the seeds and the transcripts), or the caller's own turn with dice showing
 // whose boxes only the server offers.
 
-import { errorText, getJson, postJson } from "./api.js";
+import { errorText, getComputed, getJson, postJson } from "./api.js";
 import { lossText } from "./i18n.js";
 
 const root = document.querySelector("[data-table]");
@@ -256,12 +256,14 @@ function renderEnd() {
 
 async function loadReviews(match) {
   for (const seat of match.seats) {
+    const line = root.querySelector(`[data-review="${seat.seat}"]`);
     try {
-      const review = await getJson(`/matches/${match.id}/review?seat=${seat.seat}`);
-      root.querySelector(`[data-review="${seat.seat}"]`).textContent = say("review",
-        { lost: lossText(review.loss) });
+      const review = await getComputed(`/matches/${match.id}/review?seat=${seat.seat}`, () => {
+        line.textContent = say("reviewComputing");
+      });
+      line.textContent = say("review", { lost: lossText(review.loss) });
     } catch {
-      // the strategy tables may still be loading: the ranks stand without the coach
+      line.textContent = ""; // no coach for now: the ranks stand without it
     }
   }
 }
