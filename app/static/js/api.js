@@ -114,12 +114,12 @@ export function getJson(path, options = {}) {
 /**
  * GET what the coach computes (a game's review). While the strategy tables are still being
  * computed (503 `tables-not-ready`, which a worker answers for a while after it starts),
- * `onWaiting` is called once and the request is sent again after the server's Retry-After,
- * for up to COMPUTING_WAIT_MS; any other failure is thrown.
+ * `onWaiting` is called and the request is sent again after the server's Retry-After, for
+ * up to COMPUTING_WAIT_MS; any other failure is thrown.
  */
 export async function getComputed(path, onWaiting) {
   const deadline = Date.now() + COMPUTING_WAIT_MS;
-  for (let attempt = 0; ; attempt += 1) {
+  for (;;) {
     try {
       return await request("GET", path);
     } catch (error) {
@@ -127,9 +127,7 @@ export async function getComputed(path, onWaiting) {
       if (error.code !== "tables-not-ready" || Date.now() + wait > deadline) {
         throw error;
       }
-      if (attempt === 0) {
-        onWaiting();
-      }
+      onWaiting();
       await pause(wait);
     }
   }
