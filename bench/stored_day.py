@@ -16,7 +16,6 @@ from bench.dayfixture import play_game
 from fairness import canonical_json
 from fairness import ledger as formats
 from fairness.audit import CachedRules, SharedStream
-from fairness.dice import DiceStream
 
 DISTINCT_GAMES = 64
 WRITE_BATCH = 500
@@ -37,7 +36,7 @@ def store_day(services, date: str, ruleset: str, finished: int, abandoned: int,
     the services' Redis; returns them, finished ones first (games share their transcript
     objects: memory grows with the receipts only)."""
     rng = random.Random(rng_seed)
-    stream = SharedStream(DiceStream(services.secrets.seed(date), date, ruleset))
+    stream = SharedStream(services.secrets.stream(date, ruleset))
     scorer = CachedRules(ruleset)
     keys = services.secrets.for_date(date)
     played = []

@@ -12,7 +12,7 @@ import hmac
 from dataclasses import dataclass
 
 from .dates import format_date, parse_date
-from .dice import validate_seed
+from .dice import SEQUENTIAL, validate_dealing, validate_seed
 from .errors import ChainError
 
 CHAIN_MESSAGE = b"yacht-daily/chain/v1"
@@ -36,17 +36,20 @@ def hash_down(seed: bytes, steps: int) -> bytes:
 
 @dataclass(frozen=True)
 class Epoch:
-    """The public part of an epoch: day 1's date, its length in days, and the anchor ``s_0``."""
+    """The public part of an epoch: day 1's date, its length in days, the anchor ``s_0`` and
+    the dealing its days' games take their rolls by (``fairness.dice``)."""
 
     start: str
     length: int
     anchor: bytes
+    dealing: str = SEQUENTIAL
 
     def __post_init__(self):
         """Validate the epoch's fields, normalising a date object or a hex anchor."""
         object.__setattr__(self, "start", format_date(self.start))
         validate_length(self.length)
         object.__setattr__(self, "anchor", validate_seed(self.anchor))
+        validate_dealing(self.dealing)
 
     @property
     def end(self) -> str:
@@ -67,9 +70,10 @@ class Epoch:
         return (parse_date(self.start) + dt.timedelta(days=index - 1)).isoformat()
 
 
-def new_epoch(secret: bytes, start, length: int) -> Epoch:
+def new_epoch(secret: bytes, start, length: int, dealing: str = SEQUENTIAL) -> Epoch:
     """The public epoch for ``secret`` (= ``s_N``, 32 random bytes the caller keeps secret)."""
-    return Epoch(format_date(start), validate_length(length), hash_down(secret, length))
+    return Epoch(format_date(start), validate_length(length), hash_down(secret, length),
+                 validate_dealing(dealing))
 
 
 def validate_length(length: int) -> int:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from . import rules
 from .canonical import canonical_json
 from .dates import format_date
-from .dice import DiceStream
+from .dice import ROLLS_PER_TURN, DiceStream
 from .errors import (
     BoxFilled,
     FairnessError,
@@ -26,7 +26,8 @@ from .errors import (
 )
 from .sheets import get_ruleset
 
-ROLLS_PER_TURN = 3
+__all__ = ["NO_HOLD", "ROLLS_PER_TURN", "Game", "replay"]
+
 NO_HOLD = (False,) * 5
 
 
@@ -112,9 +113,11 @@ class Game:
                                             self.first_roll)[1]
 
     def roll(self, hold, stream: DiceStream) -> "Game":
-        """Roll the dice not held; the drawn die of a held position is consumed all the same."""
+        """Roll the dice not held, from the slot the stream's dealing gives this roll; the
+        drawn die of a held position is consumed all the same."""
         self._check_stream(stream)
-        return self._roll(hold, stream.roll(self.rolls_taken))
+        return self._roll(hold, stream.deal(len(self.boxes), self.rolls_in_turn,
+                                            self.rolls_taken))
 
     def score(self, category: str) -> "Game":
         """Fill ``category`` with the current dice and end the turn."""

@@ -11,9 +11,12 @@ from collections.abc import Mapping, Sequence
 from . import merkle
 from .canonical import canonical_json, digest, sha256_hex
 from .chain import Epoch
+from .dice import SEQUENTIAL
 from .errors import LedgerError
 
 EPOCH_TYPE = "yacht-daily/epoch/v1"
+EPOCH_V2_TYPE = "yacht-daily/epoch/v2"
+EPOCH_TYPES = (EPOCH_TYPE, EPOCH_V2_TYPE)
 REVEAL_TYPE = "yacht-daily/reveal/v1"
 RECEIPT_TYPE = "yacht-daily/receipt/v1"
 REVEAL_V2_TYPE = "yacht-daily/reveal/v2"
@@ -39,8 +42,9 @@ def entry_hash(entry: Mapping) -> str:
 
 def epoch_entry(*, seq: int, prev: str, number: int, epoch: Epoch, public_key: str,
                 rulesets: Sequence[str], published_at: str) -> dict:
-    """An unsigned epoch entry: publishes the anchor and the signing key before day 1."""
-    return {
+    """An unsigned epoch entry: publishes the anchor, the signing key and the daily sheets
+    before day 1; a v2 entry adds the dealing (``per-turn``), a v1 entry deals sequentially."""
+    entry = {
         "type": EPOCH_TYPE,
         "seq": seq,
         "prev": prev,
@@ -52,6 +56,19 @@ def epoch_entry(*, seq: int, prev: str, number: int, epoch: Epoch, public_key: s
         "rulesets": list(rulesets),
         "published_at": published_at,
     }
+    if epoch.dealing != SEQUENTIAL:
+        entry.update(type=EPOCH_V2_TYPE, dealing=epoch.dealing)
+    return entry
+
+
+def epoch_dealing(entry: Mapping) -> str:
+    """The dealing of a well-formed epoch entry's days: its ``dealing`` (v2), else sequential."""
+    return entry["dealing"] if entry.get("type") == EPOCH_V2_TYPE else SEQUENTIAL
+
+
+def is_epoch_entry(entry) -> bool:
+    """True when ``entry`` is an epoch entry of either version."""
+    return isinstance(entry, Mapping) and entry.get("type") in EPOCH_TYPES
 
 
 def reveal_entry(*, seq: int, prev: str, epoch: int, date: str, day: int, seed: bytes,

@@ -1,14 +1,16 @@
 """Games on their own (practice, against the computer, tables): each provably fair by itself.
 
-Before the first roll the server shows ``commitment(server_seed)``; every human seat gives a
-client seed; seat ``i``'s dice come from its own stream, block ``k`` of which is
+Before the first roll the server shows ``commitment(server_seed, dealing)``; every human seat
+gives a client seed; seat ``i``'s dice come from its own stream, block ``k`` of which is
 
     HMAC-SHA256(key = server_seed,
                 msg = "yacht-daily/match-dice/v1|<match>|<ruleset>|<i>|<c_0>,<c_1>,…|<k>")
 
-read exactly as the daily stream is (bytes >= 252 dropped, ``b % 6 + 1``). When the match ends
-(or expires) the server seed is revealed in the signed result object ``match_result`` builds.
-FAIRNESS.md, "Games on their own", specifies every byte.
+read exactly as the daily stream is (bytes >= 252 dropped, ``b % 6 + 1``), its rolls taken by
+the match's dealing: a v2 match deals per turn and its commitment binds that dealing, a v1
+match deals sequentially. When the match ends (or expires) the server seed is revealed in the
+signed result object ``match_result`` builds. FAIRNESS.md, "Games on their own", specifies
+every byte.
 """
 
 import hashlib
@@ -17,13 +19,16 @@ import re
 from collections.abc import Mapping, Sequence
 
 from .canonical import digest
-from .dice import DiceStream, validate_seed
+from .dice import SEQUENTIAL, DiceStream, validate_dealing, validate_seed
 from .errors import InvalidClientSeed, InvalidMatch
 from .sheets import get_ruleset
 
 MATCH_TYPE = "yacht-daily/match/v1"
+MATCH_V2_TYPE = "yacht-daily/match/v2"
+MATCH_TYPES = (MATCH_TYPE, MATCH_V2_TYPE)
 MATCH_DICE_DOMAIN = "yacht-daily/match-dice/v1"
 COMMIT_DOMAIN = "yacht-daily/match-commit/v1"
+COMMIT_V2_DOMAIN = "yacht-daily/match-commit/v2"
 KINDS = ("practice", "computer", "table")
 MAX_SEATS = 6
 TOKEN_CHARACTERS = "A-Z a-z 0-9 - . _ ~"
@@ -32,14 +37,21 @@ _TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
-def commitment(server_seed) -> str:
-    """The hex SHA-256 of ``yacht-daily/match-commit/v1|`` followed by the 32 seed bytes."""
-    return _commitment_hex(validate_seed(server_seed))
+def commitment(server_seed, dealing: str = SEQUENTIAL) -> str:
+    """The hex SHA-256 of ``yacht-daily/match-commit/v2|<dealing>|`` (per turn; v1, dealing
+    sequentially: ``yacht-daily/match-commit/v1|``) followed by the 32 seed bytes."""
+    return _commitment_hex(validate_seed(server_seed), validate_dealing(dealing))
 
 
-def _commitment_hex(seed: bytes) -> str:
-    """``commitment`` of a seed already validated."""
-    return hashlib.sha256(COMMIT_DOMAIN.encode("ascii") + b"|" + seed).hexdigest()
+def _commitment_hex(seed: bytes, dealing: str) -> str:
+    """``commitment`` of a seed and a dealing already validated."""
+    prefix = COMMIT_DOMAIN if dealing == SEQUENTIAL else f"{COMMIT_V2_DOMAIN}|{dealing}"
+    return hashlib.sha256(prefix.encode("ascii") + b"|" + seed).hexdigest()
+
+
+def result_dealing(result: Mapping) -> str:
+    """The dealing of a well-formed result's match: its ``dealing`` (v2), else sequential."""
+    return result["dealing"] if result.get("type") == MATCH_V2_TYPE else SEQUENTIAL
 
 
 def validate_client_seed(client_seed) -> str:
@@ -79,8 +91,9 @@ class MatchStream(DiceStream):
     """One seat's dice in one match: a stream that ``Game`` accepts for a match game (no date)."""
 
     def __init__(self, server_seed, client_seeds: Sequence[str], match_id: str, seat: int,
-                 ruleset_id: str):
-        """Bind the stream to its seed, client seeds, match, seat and ruleset (each validated)."""
+                 ruleset_id: str, dealing: str = SEQUENTIAL):
+        """Bind the stream to its seed, client seeds, match, seat, ruleset and dealing (each
+        validated)."""
         if type(seat) is not int or not 0 <= seat < MAX_SEATS:
             raise InvalidMatch(f"a seat is a number from 0 to {MAX_SEATS - 1}, got {seat!r}")
         self._seed = validate_seed(server_seed)
@@ -88,6 +101,7 @@ class MatchStream(DiceStream):
         self.match_id = validate_match_id(match_id)
         self.seat = seat
         self.ruleset = get_ruleset(ruleset_id).id
+        self.dealing = validate_dealing(dealing)
         self.date = None
         self._dice: list[int] = []
         self._blocks = 0
@@ -95,7 +109,7 @@ class MatchStream(DiceStream):
     def __repr__(self) -> str:
         """Show what the stream is for, never its seed."""
         return (f"MatchStream(match={self.match_id!r}, seat={self.seat}, "
-                f"ruleset={self.ruleset!r})")
+                f"ruleset={self.ruleset!r}, dealing={self.dealing!r})")
 
     def block(self, index: int) -> bytes:
         """The raw 32 bytes of block ``index`` of this seat's stream."""
@@ -105,9 +119,9 @@ class MatchStream(DiceStream):
 
 
 def seat_stream(server_seed, client_seeds: Sequence[str], match_id: str, seat: int,
-                ruleset_id: str) -> MatchStream:
+                ruleset_id: str, dealing: str = SEQUENTIAL) -> MatchStream:
     """Seat ``seat``'s own stream of a match: its dice depend on no other seat's play."""
-    return MatchStream(server_seed, client_seeds, match_id, seat, ruleset_id)
+    return MatchStream(server_seed, client_seeds, match_id, seat, ruleset_id, dealing)
 
 
 def ranks(totals: Sequence[int]) -> list[int]:
@@ -124,8 +138,10 @@ def seat_record(seat: int, game, *, kind: str, name: str, player: str | None = N
 
 def match_result(*, match_id: str, kind: str, ruleset: str, epoch: int, created_at: str,
                  ended_at: str, commitment: str, server_seed_hex: str,
-                 client_seeds: Sequence[str], seats: Sequence[Mapping], finished: bool) -> dict:
-    """The unsigned result object of a match (``yacht-daily/match/v1``), validated.
+                 client_seeds: Sequence[str], seats: Sequence[Mapping], finished: bool,
+                 dealing: str = SEQUENTIAL) -> dict:
+    """The unsigned result object of a match, validated: ``yacht-daily/match/v2`` with its
+    ``dealing`` for a match dealt per turn, ``yacht-daily/match/v1`` for one dealt sequentially.
 
     ``seats`` are ``{"seat", "kind", "player", "bot", "name", "transcript_sha256", "total"}``
     in seat order (``seat_record`` builds one); the result adds each seat's ``rank`` and the
@@ -143,7 +159,7 @@ def match_result(*, match_id: str, kind: str, ruleset: str, epoch: int, created_
         raise InvalidMatch(f"ended_at {ended_at} is before created_at {created_at}")
     if not isinstance(server_seed_hex, str) or not _HEX64.fullmatch(server_seed_hex):
         raise InvalidMatch("server_seed_hex must be 64 lowercase hex digits")
-    if commitment != _commitment_hex(bytes.fromhex(server_seed_hex)):
+    if commitment != _commitment_hex(bytes.fromhex(server_seed_hex), validate_dealing(dealing)):
         raise InvalidMatch("the commitment is not the commitment of the server seed")
     if type(finished) is not bool:
         raise InvalidMatch(f"finished must be true or false, got {finished!r}")
@@ -153,7 +169,7 @@ def match_result(*, match_id: str, kind: str, ruleset: str, epoch: int, created_
     seat_ranks = ranks([row["total"] for row in rows]) if finished else [None] * len(rows)
     for row, rank in zip(rows, seat_ranks, strict=True):
         row["rank"] = rank
-    return {
+    result = {
         "type": MATCH_TYPE,
         "match": validate_match_id(match_id),
         "kind": kind,
@@ -168,6 +184,9 @@ def match_result(*, match_id: str, kind: str, ruleset: str, epoch: int, created_
         "winners": [row["seat"] for row in rows if row["rank"] == 1],
         "finished": finished,
     }
+    if dealing != SEQUENTIAL:
+        result.update(type=MATCH_V2_TYPE, dealing=dealing)
+    return result
 
 
 def check_composition(kind: str, seat_kinds: Sequence[str], client_seed_count: int) -> None:

@@ -47,7 +47,7 @@ from fairness import note as notes
 from fairness.audit import match_checks
 from fairness.chain import new_epoch, seed_for_day
 from fairness.daylog import published_log
-from fairness.dice import block_message, dice_from_block
+from fairness.dice import PER_TURN, SEQUENTIAL, block_message, dice_from_block
 from fairness.sheets import DAILY_RULESETS, LOWER, UPPER, YATZY_DAILY
 
 VECTORS_PATH = Path(__file__).resolve().parents[1] / "tests" / "vectors.json"
@@ -429,6 +429,7 @@ def scratch_first_box(game: Game) -> str:
     return greedy_box(game)
 
 
+HOLD_ALL = "hold-all"  # rolls three times a turn, holding all five: the rolls change nothing
 STRATEGIES: dict[str, tuple[Strategy, int]] = {  # name -> (box choice, rolls per turn at most)
     "greedy": (greedy_box, 3),
     "lower-first": (lower_first_box, 3),
@@ -439,16 +440,25 @@ STRATEGIES: dict[str, tuple[Strategy, int]] = {  # name -> (box choice, rolls pe
 }
 
 
-def play(ruleset_id: str, date: str, seed: bytes, strategy: str, stop_after_turns=None) -> Game:
-    """A game played by ``strategy``: keep the most common face, stop at five of a kind."""
-    choose, max_rolls = STRATEGIES[strategy]
-    stream = DiceStream(seed, date, ruleset_id)
-    game = Game.new(ruleset_id, date)
-    while not game.finished and (stop_after_turns is None or len(game.boxes) < stop_after_turns):
+def play(ruleset_id: str, date: str, seed: bytes, strategy: str, stop_after_turns=None,
+         dealing: str = SEQUENTIAL) -> Game:
+    """A game played by ``strategy``: keep the most common face, stop at five of a kind
+    (``hold-all``: roll three times every turn, holding all five after the first roll)."""
+    stream = DiceStream(seed, date, ruleset_id, dealing)
+    return play_on(stream, Game.new(ruleset_id, date), strategy, stop_after_turns)
+
+
+def play_on(stream: DiceStream, game: Game, strategy: str, turns=None) -> Game:
+    """``game`` played on ``stream`` by ``strategy`` for ``turns`` turns, or to the end."""
+    if strategy == HOLD_ALL:
+        choose, max_rolls = greedy_box, 3
+    else:
+        choose, max_rolls = STRATEGIES[strategy]
+    while not game.finished and (turns is None or len(game.boxes) < turns):
         game = game.roll(None, stream)
-        while game.rolls_in_turn < max_rolls and len(set(game.dice)) > 1:
+        while game.rolls_in_turn < max_rolls and (strategy == HOLD_ALL or len(set(game.dice)) > 1):
             face = most_common_face(game.dice)
-            game = game.roll([die == face for die in game.dice], stream)
+            game = game.roll([strategy == HOLD_ALL or die == face for die in game.dice], stream)
         game = game.score(choose(game))
     return game
 
@@ -524,7 +534,8 @@ def find_game(ruleset_id: str, strategies: tuple[str, ...], wanted: tuple[str, .
     raise RuntimeError(f"no {ruleset_id} game with {wanted} in {SEARCH_LIMIT} seeds")
 
 
-def game_vector(game_id: str, player: str, seed: bytes, strategy: str, game: Game) -> dict:
+def game_vector(game_id: str, player: str, seed: bytes, strategy: str, game: Game,
+                dealing: str = SEQUENTIAL) -> dict:
     """A game as published, with everything a verifier recomputes."""
     return {
         "game": game_id,
@@ -532,6 +543,7 @@ def game_vector(game_id: str, player: str, seed: bytes, strategy: str, game: Gam
         "seed": seed.hex(),
         "date": game.date,
         "ruleset": game.ruleset,
+        "dealing": dealing,
         "strategy": strategy,
         "finished": game.finished,
         "features": features(game),
@@ -579,11 +591,13 @@ def reveal_time(date: str) -> str:
     return f"{dt.date.fromisoformat(date) + dt.timedelta(days=1)}T13:01:00Z"
 
 
-def ledger_vectors(key: Ed25519PrivateKey) -> tuple[dict, list[dict]]:
-    """An epoch and two revealed days with their games: the ledger section and the games."""
+def ledger_vectors(key: Ed25519PrivateKey, dealing: str = SEQUENTIAL
+                   ) -> tuple[dict, list[dict]]:
+    """An epoch (v1 sequential, or v2 with ``dealing``) and two revealed days with their games:
+    the ledger section and the games."""
     public_key = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
-    secret = label_bytes("epoch-1")
-    epoch = new_epoch(secret, LEDGER_START, LEDGER_EPOCH_LENGTH)
+    secret = label_bytes("epoch-1" if dealing == SEQUENTIAL else f"epoch-1/{dealing}")
+    epoch = new_epoch(secret, LEDGER_START, LEDGER_EPOCH_LENGTH, dealing)
     entries = [
         signed(
             key,
@@ -608,13 +622,15 @@ def ledger_vectors(key: Ed25519PrivateKey) -> tuple[dict, list[dict]]:
             count = finished_counts[ruleset_id]
             abandoned = LEDGER_ABANDONED.get(day, {}).get(ruleset_id, 0)
             for number in range(count + abandoned):
-                label = f"{date}/{ruleset_id}/{number}"
+                label = f"{date}/{ruleset_id}/{number}" if dealing == SEQUENTIAL else \
+                    f"{dealing}/{date}/{ruleset_id}/{number}"
                 game_id = label_bytes(f"game-id/{label}").hex()[:32]
                 player = f"p-{label_bytes(f'player/{label}').hex()[:12]}"
                 strategy = strategies[(day + number) % len(strategies)]
                 stop = None if number < count else 4
-                game = play(ruleset_id, date, seed, strategy, stop_after_turns=stop)
-                games.append(game_vector(game_id, player, seed, strategy, game))
+                game = play(ruleset_id, date, seed, strategy, stop_after_turns=stop,
+                            dealing=dealing)
+                games.append(game_vector(game_id, player, seed, strategy, game, dealing))
                 if game.finished:
                     sheet_receipts.append(
                         signed(
@@ -905,29 +921,31 @@ def play_seat(stream: match.MatchStream, strategy: str, turns: int | None) -> Ga
     return game
 
 
-def match_answer(key: Ed25519PrivateKey, label: str) -> dict:
+def match_answer(key: Ed25519PrivateKey, name: str, dealing: str = SEQUENTIAL) -> dict:
     """A whole match as ``GET /api/v1/matches/<id>`` answers it after the end (the fields a
     verifier reads): the signed result, the server seed and every seat's transcript."""
-    kind, ruleset_id, seats = MATCH_SEATS[label]
+    kind, ruleset_id, seats = MATCH_SEATS[name]
+    label = name if dealing == SEQUENTIAL else f"{name}/{dealing}"
     server_seed = label_bytes(f"match/{label}/server-seed")
     match_id = label_bytes(f"match/{label}/id").hex()[:32]
     client_seeds = [label_bytes(f"match/{label}/client/{seat}").hex()[:16 + 4 * seat]
                     for seat, (who, *_) in enumerate(seats) if who == "human"]
-    finished = label != "expired"
+    finished = name != "expired"
     games, rows = [], []
-    for seat, (who, name, level, strategy) in enumerate(seats):
-        stream = match.seat_stream(server_seed, client_seeds, match_id, seat, ruleset_id)
+    for seat, (who, seat_name, level, strategy) in enumerate(seats):
+        stream = match.seat_stream(server_seed, client_seeds, match_id, seat, ruleset_id,
+                                   dealing)
         game = play_seat(stream, strategy, None if finished else EXPIRED_AFTER_TURNS)
         games.append(game)
         player = "p-" + label_bytes(f"match/{label}/player/{seat}").hex()[:12]
-        rows.append(match.seat_record(seat, game, kind=who, name=name,
+        rows.append(match.seat_record(seat, game, kind=who, name=seat_name,
                                       player=player if who == "human" else None, bot=level))
     ended = "2026-12-02T10:00:00Z" if not finished else "2026-12-01T10:25:00Z"
     result = match.match_result(
         match_id=match_id, kind=kind, ruleset=ruleset_id, epoch=1, created_at=MATCH_STARTED,
-        ended_at=ended, commitment=match.commitment(server_seed),
+        ended_at=ended, commitment=match.commitment(server_seed, dealing),
         server_seed_hex=server_seed.hex(), client_seeds=client_seeds, seats=rows,
-        finished=finished)
+        finished=finished, dealing=dealing)
     return {"match": {
         "id": match_id, "kind": kind, "ruleset": ruleset_id, "status":
         "finished" if finished else "expired", "commitment": result["commitment"],
@@ -1035,20 +1053,61 @@ def match_vectors(key: Ed25519PrivateKey) -> dict:
                match_stream_vector(seeds[1], client_sets[1], "0f3c2a9d4e5b6a7c", 2,
                                    "yacht-bonus")]
     answers = []
-    for label in MATCH_SEATS:
-        answer = match_answer(key, label)
+    for name, dealing in [(name, SEQUENTIAL) for name in MATCH_SEATS] + [
+            (name, PER_TURN) for name in MATCH_SEATS]:
+        answer = match_answer(key, name, dealing)
         result, transcripts = match_checks.answer_parts(answer)
         checks = match_checks.check_match(result, transcripts, public_key_hex=public_key,
                                           verify_signature=_verify)
+        label = name if dealing == SEQUENTIAL else f"{name}/{dealing}"
         answers.append({"label": label, "public_key": public_key, "answer": answer,
                         "signed_bytes": ledger.signed_bytes(result).decode("utf-8"),
                         "checks": [[c.name, c.ok, c.detail] for c in checks]})
     return {
-        "commitments": [{"server_seed": seed.hex(), "commitment": match.commitment(seed)}
-                        for seed in seeds],
+        "commitments": [{"server_seed": seed.hex(), "dealing": dealing,
+                         "commitment": match.commitment(seed, dealing)}
+                        for dealing in (SEQUENTIAL, PER_TURN) for seed in seeds],
         "streams": streams,
         "matches": answers,
         "tampered": tampered_matches(answers),
+    }
+
+
+# ---------------------------------------------------------------- per-turn dealing
+
+DEALING_SEED_LABEL = "dealing/0"
+DEALING_STRATEGIES = ("one-roll", "two-rolls", "greedy", HOLD_ALL)
+DEALING_RULESETS = ("yacht", "yahtzee")
+
+
+def dealing_vectors(key: Ed25519PrivateKey) -> dict:
+    """The same choices on one stream under both dealings (per turn, every game's turn ``t``
+    starts with slot ``3t``), a game abandoned after 4 turns, and a v2 epoch's ledger."""
+    seed = label_bytes(DEALING_SEED_LABEL)
+    games = []
+    for ruleset_id in DEALING_RULESETS:
+        for dealing in (PER_TURN, SEQUENTIAL):
+            for strategy in DEALING_STRATEGIES:
+                label = f"dealing/{ruleset_id}/{dealing}/{strategy}"
+                game = play(ruleset_id, GAME_DATE, seed, strategy, dealing=dealing)
+                games.append(game_vector(label_bytes(f"game-id/{label}").hex()[:32],
+                                         f"p-{label_bytes(f'player/{label}').hex()[:12]}",
+                                         seed, strategy, game, dealing))
+        label = f"dealing/{ruleset_id}/{PER_TURN}/abandoned"
+        game = play(ruleset_id, GAME_DATE, seed, "one-roll", stop_after_turns=4,
+                    dealing=PER_TURN)
+        games.append(game_vector(label_bytes(f"game-id/{label}").hex()[:32],
+                                 f"p-{label_bytes(f'player/{label}').hex()[:12]}", seed,
+                                 "one-roll", game, PER_TURN))
+    stream = DiceStream(seed, GAME_DATE, DEALING_RULESETS[0], PER_TURN)
+    section, ledger_games = ledger_vectors(key, PER_TURN)
+    return {
+        "turns": [{"seed": seed.hex(), "date": GAME_DATE, "ruleset": DEALING_RULESETS[0],
+                   "turn": turn, "roll": roll, "slot": 3 * turn + roll,
+                   "dice": list(stream.deal(turn, roll, 0))}
+                  for turn in range(3) for roll in range(3)],
+        "games": games,
+        "ledger": {**section, "games": ledger_games},
     }
 
 
@@ -1073,6 +1132,7 @@ def build_vectors() -> dict:
         "ledger": ledger_section,
         "tlog": tlog_vectors(key),
         "match": match_vectors(key),
+        "dealing": dealing_vectors(key),
     }
 
 

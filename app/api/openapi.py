@@ -172,8 +172,8 @@ _SCHEMAS = {
         "description": "An epoch or reveal entry; formats in FAIRNESS.md.",
         "properties": {
             "type": {"type": "string",
-                     "enum": ["yacht-daily/epoch/v1", "yacht-daily/reveal/v1",
-                              "yacht-daily/reveal/v2"]},
+                     "enum": ["yacht-daily/epoch/v1", "yacht-daily/epoch/v2",
+                              "yacht-daily/reveal/v1", "yacht-daily/reveal/v2"]},
             "seq": {"type": "integer"}, "prev": _HEX64, "sig": {"type": "string"},
         },
     },

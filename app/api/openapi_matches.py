@@ -1,7 +1,8 @@
 """The matches' part of the OpenAPI document (docs/api.md, "Matches"): practice games and games
 against the computer, joined into ``openapi_document`` by ``app.api.openapi``."""
 
-from fairness import MATCH_TYPE, RULESETS
+from fairness import RULESETS
+from fairness.match import MATCH_TYPES
 from strategy.bots import LEVELS
 
 _MATCH_ID = {"type": "string", "pattern": "^[0-9a-f]{32}$"}
@@ -53,14 +54,18 @@ MATCH_SCHEMAS = {
         "transcript": {"type": "array", "items": _ref("Action")}}},
     "Match": {"type": "object", "required": [
         "id", "kind", "ruleset", "status", "epoch", "created_at", "updated_at", "ended_at",
-        "expires_at", "commitment", "next_action", "turn", "round", "rounds", "you", "hints",
-        "seats", "order", "play", "ranks", "result", "server_seed"], "properties": {
+        "expires_at", "commitment", "dealing", "next_action", "turn", "round", "rounds", "you",
+        "hints", "seats", "order", "play", "ranks", "result", "server_seed"], "properties": {
         "id": _MATCH_ID, "kind": {"enum": ["practice", "computer", "table"]}, "ruleset": _SHEET,
         "status": _STATUS, "epoch": {"type": "integer"}, "created_at": _TIME,
         "updated_at": _TIME, "ended_at": {"oneOf": [_TIME, {"type": "null"}]},
         "expires_at": {"oneOf": [_TIME, {"type": "null"}],
                        "description": "When the match expires unless someone acts (24 h idle)."},
-        "commitment": _HEX64, "next_action": {"type": "integer"},
+        "commitment": _HEX64,
+        "dealing": {"enum": ["per-turn", "sequential"],
+                    "description": "How each seat takes its rolls from its stream, bound by the "
+                                   "commitment (FAIRNESS.md, \"Dealing\")."},
+        "next_action": {"type": "integer"},
         "turn": {**_NULLABLE_INT, "description": "The seat to act (null once over)."},
         "round": _NULLABLE_INT, "rounds": {"type": "integer"},
         "you": {**_NULLABLE_INT, "description": "The caller's seat, if any."},
@@ -81,7 +86,9 @@ MATCH_SCHEMAS = {
                     "required": ["type", "match", "kind", "ruleset", "epoch", "created_at",
                                  "ended_at", "commitment", "server_seed", "client_seeds",
                                  "seats", "winners", "finished", "sig"], "properties": {
-                        "type": {"const": MATCH_TYPE}, "match": _MATCH_ID,
+                        "type": {"enum": list(MATCH_TYPES)}, "match": _MATCH_ID,
+                        "dealing": {"const": "per-turn",
+                                    "description": "A v2 result's only (v1: none)."},
                         "client_seeds": {"type": "array", "items": _CLIENT_SEED},
                         "winners": {"type": "array", "items": {"type": "integer"}},
                         "finished": {"type": "boolean"}, "sig": {"type": "string"}}},

@@ -22,7 +22,7 @@ from fairness.audit import log_checks
 from fairness.audit.gossip_checks import check_gossip
 from fairness.errors import LedgerError
 from fairness.gossip import find_gossip_line
-from fairness.ledger import EPOCH_TYPE
+from fairness.ledger import is_epoch_entry
 from fairness.note import parse_vkey
 from fairness.sheets import ANY_DAILY_RULESETS
 
@@ -282,8 +282,7 @@ def key_checks(entries: list, expected: set[str]) -> list:
     """With recorded keys: one check per epoch entry, is its public_key one of them."""
     if not expected:
         return []
-    epochs = [entry for entry in entries
-              if isinstance(entry, dict) and entry.get("type") == EPOCH_TYPE]
+    epochs = [entry for entry in entries if is_epoch_entry(entry)]
     if not epochs:
         return [audit.Check("recorded key", False,
                             "no epoch entry to compare with the recorded keys")]

@@ -1,7 +1,9 @@
 """The data directory's secrets: the epoch secret, the signing key and the service key.
 
 Each lives in its own file with mode 0600, written once by ``init`` and never overwritten.
-``epoch.json`` holds the epoch's public parameters (number, first date, length, anchor).
+``epoch.json`` holds the epoch's public parameters (number, first date, length, anchor, daily
+sheets, dealing; an epoch.json without ``dealing`` was written before per-turn dealing and
+deals sequentially).
 Nothing here is ever sent to Redis, a response or a log line; a day's seed leaves this module
 only for the dice stream and, once due, for its reveal entry.
 
@@ -20,8 +22,8 @@ import secrets
 from pathlib import Path
 
 from app.ledger.signing import Signer, new_private_key_pem
-from fairness import ChainError, Epoch, format_date, new_epoch, seed_for_day
-from fairness.dice import validate_seed
+from fairness import ChainError, DiceStream, Epoch, format_date, new_epoch, seed_for_day
+from fairness.dice import PER_TURN, SEQUENTIAL, validate_dealing, validate_seed
 from fairness.sheets import ANY_DAILY_RULESETS, DAILY_RULESETS, NEW_EPOCH_RULESETS
 
 EPOCH_FILE = "epoch.json"
@@ -124,6 +126,15 @@ class Secrets:
         """The seed of ``date`` in its epoch."""
         return self.for_date(date).seed(date)
 
+    def dealing_for(self, date) -> str:
+        """How the games of ``date`` take their rolls: its epoch's dealing."""
+        return self.for_date(date).epoch.dealing
+
+    def stream(self, date, ruleset: str) -> DiceStream:
+        """The dice stream of (``date``, ``ruleset``), dealt as its epoch deals."""
+        keys = self.for_date(date)
+        return DiceStream(keys.seed(date), date, ruleset, keys.epoch.dealing)
+
     def rulesets_for(self, date) -> tuple[str, ...]:
         """The daily sheets of ``date``: those of the epoch it belongs to."""
         return self.for_date(date).rulesets
@@ -156,8 +167,10 @@ def is_initialised(data_dir: Path) -> bool:
     return (Path(data_dir) / EPOCH_FILE).exists()
 
 
-def initialise(data_dir: Path, start: dt.date, length: int = DEFAULT_EPOCH_DAYS) -> Epoch:
+def initialise(data_dir: Path, start: dt.date, length: int = DEFAULT_EPOCH_DAYS,
+               dealing: str = PER_TURN) -> Epoch:
     """Create the data directory, the epoch secret, the signing key and the service key, once.
+    The epoch deals ``dealing`` (per turn; sequential only to reproduce a day of the old format).
 
     Raises AlreadyInitialised (and changes nothing) when any of them exists already.
     """
@@ -166,13 +179,13 @@ def initialise(data_dir: Path, start: dt.date, length: int = DEFAULT_EPOCH_DAYS)
     if existing:
         raise AlreadyInitialised(f"{data_dir} already holds {', '.join(existing)}")
     epoch_secret = secrets.token_bytes(32)
-    epoch = new_epoch(epoch_secret, start, length)
+    epoch = new_epoch(epoch_secret, start, length, validate_dealing(dealing))
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     _write_private(data_dir / EPOCH_SECRET_FILE, epoch_secret.hex().encode() + b"\n")
     _write_private(data_dir / SIGNING_KEY_FILE, new_private_key_pem())
     _write_private(data_dir / SERVICE_KEY_FILE, secrets.token_hex(32).encode() + b"\n")
     public = {"epoch": FIRST_EPOCH, "start": epoch.start, "length": epoch.length,
-              "anchor": epoch.anchor.hex()}
+              "anchor": epoch.anchor.hex(), "dealing": epoch.dealing}
     _write_private(data_dir / EPOCH_FILE, (json.dumps(public, indent=2) + "\n").encode())
     return epoch
 
@@ -210,9 +223,10 @@ def epochs_signature(data_dir: Path) -> tuple[str, ...]:
 
 
 def add_epoch(data_dir: Path, start: dt.date, length: int = DEFAULT_EPOCH_DAYS,
-              rulesets: tuple[str, ...] = NEW_EPOCH_RULESETS) -> EpochKeys:
+              rulesets: tuple[str, ...] = NEW_EPOCH_RULESETS, dealing: str = PER_TURN
+              ) -> EpochKeys:
     """Create the next epoch (a new secret and a new signing key) from ``start`` on, whose
-    daily sheets are ``rulesets`` (by default the first epoch's and Yatzy).
+    daily sheets are ``rulesets`` (by default the first epoch's and Yatzy), dealt ``dealing``.
 
     Raises ChainError unless ``start`` is after the latest epoch's first date and leaves no
     date without an epoch, and NotInitialised for a sheet that cannot be a daily one.
@@ -227,11 +241,12 @@ def add_epoch(data_dir: Path, start: dt.date, length: int = DEFAULT_EPOCH_DAYS,
     directory = Path(data_dir) / EPOCHS_DIR / str(number)
     directory.mkdir(mode=0o700, parents=True)
     epoch_secret = secrets.token_bytes(32)
-    epoch = new_epoch(epoch_secret, start, length)
+    epoch = new_epoch(epoch_secret, start, length, validate_dealing(dealing))
     _write_private(directory / EPOCH_SECRET_FILE, epoch_secret.hex().encode() + b"\n")
     _write_private(directory / SIGNING_KEY_FILE, new_private_key_pem())
     public = {"epoch": number, "start": epoch.start, "length": epoch.length,
-              "anchor": epoch.anchor.hex(), "rulesets": list(rulesets)}
+              "anchor": epoch.anchor.hex(), "rulesets": list(rulesets),
+              "dealing": epoch.dealing}
     _write_private(directory / EPOCH_FILE, (json.dumps(public, indent=2) + "\n").encode())
     return _load_epoch(directory)
 
@@ -255,7 +270,8 @@ def _load_epoch(directory: Path) -> EpochKeys:
         raise NotInitialised(f"{directory} lacks {', '.join(missing)}")
     public = json.loads((directory / EPOCH_FILE).read_text())
     epoch_secret = validate_seed((directory / EPOCH_SECRET_FILE).read_text().strip())
-    epoch = new_epoch(epoch_secret, public["start"], public["length"])
+    epoch = new_epoch(epoch_secret, public["start"], public["length"],
+                      public.get("dealing", SEQUENTIAL))
     if epoch.anchor.hex() != public["anchor"]:
         raise NotInitialised(f"{directory}: the epoch secret does not match the recorded anchor")
     return EpochKeys(

@@ -83,7 +83,7 @@ class LedgerService:
         """The loaded epochs without an entry; raises LedgerMismatch when a published epoch is
         not the loaded one or is unknown here."""
         published = {entry.get("epoch"): entry for entry in entries
-                     if entry.get("type") == formats.EPOCH_TYPE}
+                     if formats.is_epoch_entry(entry)}
         loaded = {keys.epoch_number: keys for keys in self.secrets.epochs}
         for number, entry in published.items():
             keys = loaded.get(number)
@@ -94,6 +94,10 @@ class LedgerService:
                     keys.epoch.anchor.hex(), keys.signer.public_key_hex):
                 raise LedgerMismatch(f"the ledger's epoch {number} was made with another secret "
                                      f"or key")
+            if formats.epoch_dealing(entry) != keys.epoch.dealing:
+                raise LedgerMismatch(f"the ledger's epoch {number} deals "
+                                     f"{formats.epoch_dealing(entry)}, this data directory "
+                                     f"{keys.epoch.dealing}")
             if tuple(entry.get("rulesets", ())) != keys.rulesets:
                 raise LedgerMismatch(f"the ledger's epoch {number} has the daily sheets "
                                      f"{entry.get('rulesets')}, this data directory "

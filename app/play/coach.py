@@ -184,11 +184,12 @@ def table_source(directory: Path,
         return _sources[key]
 
 
-def day_reference(table: strategy.Table, seed: bytes, date: str, ruleset: str) -> dict:
+def day_reference(table: strategy.Table, seed: bytes, date: str, ruleset: str,
+                  dealing: str) -> dict:
     """The optimum of ``ruleset``'s ``table``, its perfect policy's game on ``date``'s dice
-    and the perfect-foresight maximum of that day (pure CPU: no I/O)."""
-    perfect = strategy.play_game(table, DiceStream(seed, date, ruleset))
-    foresight = strategy.foresight_for_day(seed, date, ruleset)
+    dealt ``dealing`` and the perfect-foresight maximum of that day (pure CPU: no I/O)."""
+    perfect = strategy.play_game(table, DiceStream(seed, date, ruleset, dealing))
+    foresight = strategy.foresight_for_day(seed, date, ruleset, dealing)
     return {"optimum": table.optimum,
             "perfect": {"total": perfect.totals().total, "transcript": list(perfect.transcript)},
             "foresight": {"total": foresight.total, "line": list(foresight.line)}}
@@ -304,9 +305,9 @@ class Coach:
         """Each daily sheet's perfect-policy game and foresight maximum on ``date``'s dice
         (the sheets of the date's epoch): about a second of CPU a sheet, so they are computed off
         a gevent worker's event loop (``off_the_loop``); the scouting count reads Redis on it."""
-        seed = self.secrets.seed(date)
+        seed, dealing = self.secrets.seed(date), self.secrets.dealing_for(date)
         return {ruleset: {**off_the_loop(day_reference, self.tables.get(ruleset), seed, date,
-                                               ruleset),
+                                         ruleset, dealing),
                           "scouting": count_scouting(self.store, date, ruleset)}
                 for ruleset in self.secrets.rulesets_for(date)}
 

@@ -467,7 +467,7 @@ class GameService:
         with self._lock:
             stream = self._streams.get(key)
             if stream is None:
-                stream = DiceStream(self.secrets.seed(date), date, ruleset)
+                stream = self.secrets.stream(date, ruleset)
                 self._streams[key] = stream
             self._streams.move_to_end(key)
             while len(self._streams) > STREAM_CACHE_SIZE:

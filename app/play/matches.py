@@ -5,7 +5,9 @@ A match is a sheet, seats (humans with their player pseudonym, bots with a level
 seat, a server seed drawn from ``os.urandom`` whose commitment is shown before the first roll,
 and one client seed per human, given with that human's first roll and fixed from then on (every
 human's must be in before anyone rolls). Seat ``i``'s dice come from its own stream,
-``fairness.match.seat_stream(server_seed, client_seeds, match_id, i, ruleset)``.
+``fairness.match.seat_stream(server_seed, client_seeds, match_id, i, ruleset, dealing)``, dealt
+per turn (a match stored before per-turn dealing has no ``dealing`` field and deals
+sequentially: its commitment and result are v1).
 
 Seats take whole turns in order: seat 0's turn 1, seat 1's turn 1, …, seat 0's turn 2. Bots'
 turns run on the server as soon as they are due: in the request of the human action that hands
@@ -52,6 +54,7 @@ from fairness import (
     seat_stream,
     validate_client_seed,
 )
+from fairness.dice import PER_TURN, SEQUENTIAL
 from strategy.bots import LEVELS, Bot
 from strategy.bots import Roll as BotRoll
 
@@ -119,6 +122,11 @@ class Match:
     def ruleset(self) -> str:
         """The sheet every seat plays."""
         return self.record.fields["ruleset"]
+
+    @property
+    def dealing(self) -> str:
+        """How the seats take their rolls from their streams (``fairness.dice``)."""
+        return self.record.fields.get("dealing", SEQUENTIAL)
 
     @property
     def status(self) -> str:
@@ -270,7 +278,8 @@ class MatchService:
                 "kind": kind, "ruleset": ruleset, "epoch": str(epoch), "status": PLAYING,
                 "seats": _json([seat.to_json() for seat in seats]),
                 "client_seeds": _json(list(client_seeds or [None] * len(seats))),
-                "commitment": commitment(seed), "sealed_seed": self.vault.seal(match_id, seed),
+                "dealing": PER_TURN, "commitment": commitment(seed, PER_TURN),
+                "sealed_seed": self.vault.seal(match_id, seed),
                 "created_at": now, "updated_at": now,
             }
             if self.store.create(match_id, fields, IDLE_SECONDS + RETENTION_SECONDS):
@@ -462,7 +471,8 @@ class MatchService:
         """Seat ``seat``'s dice stream."""
         seeds = [seed for seat_, seed in zip(match.seats, match.client_seeds, strict=True)
                  if seat_.kind == HUMAN]
-        return seat_stream(self._seed(match), seeds, match.id, seat, match.ruleset)
+        return seat_stream(self._seed(match), seeds, match.id, seat, match.ruleset,
+                           match.dealing)
 
     def _seed(self, match: Match) -> bytes:
         """The match's server seed."""
@@ -558,7 +568,7 @@ class MatchService:
             match_id=match.id, kind=match.kind, ruleset=match.ruleset, epoch=epoch,
             created_at=match.record.fields["created_at"], ended_at=now,
             commitment=match.record.fields["commitment"], server_seed_hex=seed.hex(),
-            client_seeds=seeds, finished=finished,
+            client_seeds=seeds, finished=finished, dealing=match.dealing,
             seats=[seat_record(seat.index, game, kind=seat.kind, name=seat.name,
                                player=seat.player, bot=seat.bot)
                    for seat, game in zip(match.seats, games, strict=True)],

@@ -10,7 +10,7 @@ from app.ledger.days import CLOSED, OPEN, REVEALED, UPCOMING, day_window
 from app.play import players
 from app.services import services
 from fairness import parse_date
-from fairness.ledger import EPOCH_TYPE, REVEAL_TYPE
+from fairness.ledger import REVEAL_TYPE, is_epoch_entry
 
 LEDGER_DAYS_SHOWN = 60
 LATEST_OFFSET = dt.timedelta(hours=14)
@@ -107,7 +107,7 @@ def ledger_overview() -> dict:
             "entry": reveals.get(date),
         })
     return {
-        "epochs": [epoch_view(entry) for entry in entries if entry.get("type") == EPOCH_TYPE],
+        "epochs": [epoch_view(entry) for entry in entries if is_epoch_entry(entry)],
         "days": days,
     }
 

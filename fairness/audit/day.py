@@ -7,8 +7,8 @@ from hashlib import sha256
 from operator import itemgetter
 
 from .. import merkle
-from ..dice import DiceStream
-from ..ledger import RECEIPT_TYPE, RECEIPT_V2_TYPE, REVEAL_V2_TYPE, unsigned
+from ..dice import SEQUENTIAL, DiceStream
+from ..ledger import RECEIPT_TYPE, RECEIPT_V2_TYPE, REVEAL_V2_TYPE, epoch_dealing, unsigned
 from .checks import (
     NOT_CHECKED,
     Check,
@@ -145,7 +145,8 @@ class _DayAuditor:
         self.ruleset = ruleset
         self.epoch = epoch
         self.verify_signature = verify_signature
-        self.stream = SharedStream(DiceStream(reveal["seed"], reveal["date"], ruleset))
+        dealing = SEQUENTIAL if epoch is None else epoch_dealing(epoch)
+        self.stream = SharedStream(DiceStream(reveal["seed"], reveal["date"], ruleset, dealing))
         self.rules = CachedRules(ruleset)
         self.fast = FastReplay(self.stream, self.rules)
         self.published_sheet_of = PublishedReplay(self.stream, self.rules).sheet

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import repeat
 
 from .. import rules
+from ..dice import PER_TURN, ROLLS_PER_TURN
 from ..scoring import is_five_of_a_kind
 from .checks import unchecked_canonical
 from .published import PublishedTranscript
@@ -39,8 +40,8 @@ class FastReplay:
 
     A transcript's marshal bytes are a list header, then each entry's bytes ``{...0``. Cut at
     every ``0{``, they give one piece per entry; a piece seen before, in the same replay state
-    (rolls taken, rolls in the turn, dice), is the same entry (marshal's bytes decode to one
-    value only), so its step (the next state, the box it fills) is looked up, and its
+    (the next roll's slot, rolls in the turn, dice), is the same entry (marshal's bytes decode
+    to one value only), so its step (the next state, the box it fills) is looked up, and its
     canonical JSON, which does not depend on the state. A new piece is read once from its
     entry, after checking that the entry encodes to exactly that piece: its keys and types,
     its canonical JSON, the box it fills. A new
@@ -137,7 +138,8 @@ class FastReplay:
         return boxes, extra
 
     def _node(self, state: tuple) -> "_Node":
-        """The one node of a replay state (rolls taken, rolls in the turn, dice or None)."""
+        """The one node of a replay state (the slot the next roll takes, rolls in the turn,
+        dice or None)."""
         node = self._nodes.get(state)
         if node is None:
             node = self._nodes[state] = _Node(state)
@@ -170,12 +172,18 @@ class FastReplay:
                 category, dice, in_turn == 1)
             if not (node.five or as_if_empty):
                 return None
-            after = (taken, 0, None)
+            after = (self._next_turn_slot(taken, in_turn), 0, None)
             # off five of a kind the box scores the same on every sheet, and bonus is 0
             score = (category, points, bonus, dice, in_turn == 1, as_if_empty) if node.five \
                 else (category, points)
         step = node[piece] = (self._node(after), score)
         return step
+
+    def _next_turn_slot(self, slot: int, in_turn: int) -> int:
+        """The slot of the next turn's first roll, after a turn of ``in_turn`` rolls whose
+        next roll would have taken ``slot``: the same slot when dealing sequentially, the turn's
+        first slot plus ``ROLLS_PER_TURN`` when dealing per turn."""
+        return slot - in_turn + ROLLS_PER_TURN if self.stream.dealing == PER_TURN else slot
 
     def _read(self, piece: bytes, entry) -> tuple | None:
         """What ``entry``, encoded by ``piece``, says whatever the state: ("roll", hold, dice)

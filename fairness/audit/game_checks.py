@@ -46,7 +46,8 @@ def check_game(entries: list[dict], receipt: dict, transcript: list, proof: dict
     checks.append(seed_check(view, reveal))
     if receipt["type"] == RECEIPT_V2_TYPE or reveal["type"] == REVEAL_V2_TYPE:
         checks.append(receipt_version_check(receipt, reveal))
-    stream = DiceStream(reveal["seed"], receipt["date"], receipt["ruleset"])
+    stream = DiceStream(reveal["seed"], receipt["date"], receipt["ruleset"],
+                        view.dealing_of(reveal["epoch"]))
     replayed = replay_checks(transcript, stream, explain=True)
     checks.extend(replayed.checks)
     checks.append(_total_check(replayed, receipt))

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from ..canonical import sha256_hex
 from ..chain import previous_seed
 from ..dates import parse_date
-from ..ledger import EPOCH_TYPE, GENESIS_PREV
+from ..ledger import GENESIS_PREV, is_epoch_entry
 from .checks import (
     NOT_CHECKED,
     Check,
@@ -127,7 +127,7 @@ def _check_ledger_signatures(view: LedgerView, verify_signature: SignatureCheck 
         if not isinstance(entry, Mapping):
             failures.append(f"entry {position}: not an object")
             continue
-        if entry.get("type") == EPOCH_TYPE:
+        if is_epoch_entry(entry):
             key = entry.get("public_key")
         else:
             epoch = view.epoch_of(entry.get("epoch"))

@@ -4,7 +4,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..chain import MAX_EPOCH_DAYS
-from ..ledger import EPOCH_TYPE, REVEAL_TYPE, REVEAL_V2_TYPE
+from ..dice import PER_TURN, SEQUENTIAL
+from ..ledger import (
+    EPOCH_TYPE,
+    EPOCH_TYPES,
+    EPOCH_V2_TYPE,
+    REVEAL_TYPE,
+    REVEAL_V2_TYPE,
+    epoch_dealing,
+)
 from ..sheets import RULESETS
 from .checks import HEX64, field_problems, is_hex
 
@@ -19,6 +27,8 @@ ENTRY_FIELDS = {
         "seed": HEX64, "games": dict, "roots": dict, "revealed_at": str, "sig": "sig",
     },
 }
+# A v2 epoch: a v1 epoch plus the dealing of its days (per-turn).
+ENTRY_FIELDS[EPOCH_V2_TYPE] = {**ENTRY_FIELDS[EPOCH_TYPE], "dealing": str}
 # A v2 reveal: a v1 reveal plus, per sheet, the SHA-256 of its close checkpoint's body.
 ENTRY_FIELDS[REVEAL_V2_TYPE] = {**ENTRY_FIELDS[REVEAL_TYPE], "logs": dict}
 REVEAL_TYPES = (REVEAL_TYPE, REVEAL_V2_TYPE)
@@ -39,7 +49,7 @@ class LedgerView:
         for entry in view.entries:
             if not well_formed(entry):
                 continue
-            if entry["type"] == EPOCH_TYPE:
+            if entry["type"] in EPOCH_TYPES:
                 view.epochs.setdefault(entry["epoch"], entry)
             else:
                 view.reveals.setdefault(entry["date"], entry)
@@ -48,6 +58,12 @@ class LedgerView:
     def epoch_of(self, number) -> Mapping | None:
         """The epoch entry with this number, or None."""
         return self.epochs.get(number) if type(number) is int else None
+
+    def dealing_of(self, number) -> str:
+        """The dealing of epoch ``number``'s days: sequential unless it is a published v2
+        epoch (a check of its own fails a reveal whose epoch is not published)."""
+        epoch = self.epoch_of(number)
+        return SEQUENTIAL if epoch is None else epoch_dealing(epoch)
 
     def position(self, entry: Mapping) -> int:
         """The position of ``entry`` (the very object) in the ledger."""
@@ -70,11 +86,13 @@ def well_formed(entry) -> bool:
 def entry_value_problems(entry: Mapping) -> list[str]:
     """Value-level problems of a well-typed entry (ranges, sheet lists)."""
     problems = []
-    if entry["type"] == EPOCH_TYPE:
+    if entry["type"] in EPOCH_TYPES:
         if not 1 <= entry["length"] <= MAX_EPOCH_DAYS:
             problems.append(f"length {entry['length']} is not 1..{MAX_EPOCH_DAYS}")
         if any(ruleset not in RULESETS for ruleset in entry["rulesets"]):
             problems.append(f"rulesets {entry['rulesets']!r} names an unknown sheet")
+        if entry["type"] == EPOCH_V2_TYPE and entry["dealing"] != PER_TURN:
+            problems.append(f"dealing {entry['dealing']!r} is not {PER_TURN!r}")
     else:
         for key, check, wanted in (("games", lambda v: type(v) is int and v >= 0, "a count"),
                                    ("roots", lambda v: is_hex(v, 64), HEX64),

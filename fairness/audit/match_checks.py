@@ -11,15 +11,19 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ..canonical import sha256_hex
+from ..dice import PER_TURN
 from ..errors import FairnessError
 from ..match import (
     KINDS,
     MATCH_TYPE,
+    MATCH_TYPES,
+    MATCH_V2_TYPE,
     MAX_SEATS,
     TOKEN_CHARACTERS,
     check_composition,
     commitment,
     ranks,
+    result_dealing,
     seat_stream,
 )
 from ..sheets import RULESETS
@@ -46,6 +50,8 @@ MATCH_FIELDS = {
     "ended_at": "time", "commitment": HEX64, "server_seed": HEX64, "client_seeds": list,
     "seats": list, "winners": list, "finished": bool, "sig": "sig",
 }
+# A v2 result: a v1 result plus the dealing of its seats' rolls (per-turn).
+MATCH_V2_FIELDS = {**MATCH_FIELDS, "dealing": str}
 SEAT_KEYS = ("seat", "kind", "player", "bot", "name", "transcript_sha256", "total", "rank")
 _TOKEN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
 
@@ -65,7 +71,8 @@ def check_match(result, transcripts, *, public_key_hex: str | None,
         return [Check("match format", False, "no result: the match has not ended")]
     problems = result_problems(result)
     checks = [aggregate("match format", problems,
-                        f"a {MATCH_TYPE} result with exactly its fields, well typed")]
+                        f"a {result['type'] if not problems else MATCH_TYPE} result with "
+                        "exactly its fields, well typed")]
     if problems:
         return checks
     checks.append(_signature_check(result, public_key_hex, verify_signature))
@@ -133,11 +140,14 @@ def match_epoch_check(view: LedgerView, result) -> tuple[Check, str | None]:
 
 def result_problems(result) -> list[str]:
     """What is wrong with a result object's fields and values (empty: nothing)."""
-    problems = field_problems(result, MATCH_FIELDS, "the result")
+    v2 = isinstance(result, Mapping) and result.get("type") == MATCH_V2_TYPE
+    problems = field_problems(result, MATCH_V2_FIELDS if v2 else MATCH_FIELDS, "the result")
     if problems:
         return problems
-    if result["type"] != MATCH_TYPE:
-        problems.append(f"type {result['type']!r} ≠ {MATCH_TYPE}")
+    if result["type"] not in MATCH_TYPES:
+        problems.append(f"type {result['type']!r} ≠ {MATCH_TYPE} or {MATCH_V2_TYPE}")
+    if v2 and result["dealing"] != PER_TURN:
+        problems.append(f"dealing {result['dealing']!r} is not {PER_TURN!r}")
     if not _TOKEN.fullmatch(result["match"]):
         problems.append(f"match {result['match']!r} is not 1 to 64 characters of "
                         f"{TOKEN_CHARACTERS}")
@@ -232,7 +242,7 @@ def _signature_check(result: Mapping, key: str | None,
 
 def _commitment_check(result: Mapping) -> Check:
     """The commitment shown before the first roll is the commitment of the revealed seed."""
-    actual = commitment(result["server_seed"])
+    actual = commitment(result["server_seed"], result_dealing(result))
     return Check("commitment", actual == result["commitment"],
                  f"commitment of server seed {short(result['server_seed'])}: "
                  f"{compared(actual, result['commitment'])} the result's commitment")
@@ -260,7 +270,7 @@ def _seat_checks(result: Mapping, seat: Mapping, transcript) -> tuple[list[Check
     """One seat replayed on its own stream, its transcript hash and total; and if it is full."""
     number = seat["seat"]
     stream = seat_stream(result["server_seed"], result["client_seeds"], result["match"],
-                         number, result["ruleset"])
+                         number, result["ruleset"], result_dealing(result))
     replayed = replay_checks(transcript, stream, explain=True)
     prefix = f"seat {number} "
     checks = [Check(prefix + check.name, check.ok, check.detail) for check in replayed.checks

@@ -10,8 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .. import rules
-from ..dice import DiceStream
-from ..game import ROLLS_PER_TURN
+from ..dice import DICE_PER_ROLL, ROLLS_PER_TURN, DiceStream, roll_slot, slots_of_game
 from ..scoring import is_five_of_a_kind
 from ..sheets import UPPER, UPPER_BONUS_THRESHOLD, get_ruleset
 from .checks import Check, dice_text, hold_text
@@ -36,18 +35,23 @@ class Replayed:
 
 
 class SharedStream:
-    """A day's dice stream computed once for all the day's games: every roll a game can take."""
+    """A day's dice stream computed once for all the day's games: every slot a game can take."""
 
     def __init__(self, stream: DiceStream):
-        """Draw all the rolls of a full game (3 per box) from ``stream``."""
+        """Draw all the slots of a full game (3 per box) from ``stream``."""
         self.date = stream.date
         self.ruleset = stream.ruleset
-        count = ROLLS_PER_TURN * len(get_ruleset(stream.ruleset).categories)
+        self.dealing = stream.dealing
+        count = slots_of_game(len(get_ruleset(stream.ruleset).categories))
         self.rolls = [stream.roll(number) for number in range(count)]
 
     def roll(self, number: int) -> tuple:
-        """The five dice drawn by roll ``number``."""
+        """The five dice of slot ``number``."""
         return self.rolls[number]
+
+    def deal(self, turn: int, roll_in_turn: int, rolls_taken: int) -> tuple:
+        """``DiceStream.deal``: the fresh dice of a game's roll, by the stream's dealing."""
+        return self.rolls[roll_slot(self.dealing, turn, roll_in_turn, rolls_taken)]
 
 
 def replay_checks(transcript, stream: DiceStream | SharedStream, explain: bool = False,
@@ -209,13 +213,14 @@ class ReplayState:
         if problem:
             self.fail(name, f"action {index}: {problem}")
             return
-        drawn = stream.roll(self.rolls_taken)
+        slot = roll_slot(stream.dealing, len(self.boxes), self.rolls_in_turn, self.rolls_taken)
+        drawn = stream.roll(slot)
         dice = rolled(drawn, self.dice, hold)
         recorded = entry["dice"]
         exact = (isinstance(recorded, list | tuple) and len(recorded) == 5
                  and all(type(d) is int for d in recorded) and tuple(recorded) == dice)
         if self.explain or not exact:  # the detail is written only when it is kept
-            first = 5 * self.rolls_taken
+            first = DICE_PER_ROLL * slot
             text = (f"stream dice {first}–{first + 4} give {dice_text(drawn)} with hold "
                     f"{hold_text(hold)} → {dice_text(dice)}")
             self.record(name, exact,

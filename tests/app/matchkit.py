@@ -56,10 +56,11 @@ def check_published(state: dict, public_key_hex: str, ledger: list[dict] | None 
         assert all(check.ok is True for check in checks), [c for c in checks if c.ok is not True]
     assert verify_object(public_key_hex, result)
     seed = bytes.fromhex(state["server_seed"])
-    assert commitment(seed) == state["commitment"] == result["commitment"]
+    assert state["dealing"] == "per-turn" and result["dealing"] == "per-turn"
+    assert commitment(seed, "per-turn") == state["commitment"] == result["commitment"]
     for seat in state["seats"]:
         stream = seat_stream(seed, result["client_seeds"], state["id"], seat["seat"],
-                             state["ruleset"])
+                             state["ruleset"], "per-turn")
         game = replay(seat["transcript"], stream)
         row = result["seats"][seat["seat"]]
         assert row["transcript_sha256"] == digest(seat["transcript"])

@@ -98,6 +98,21 @@ def fresh_dice_by_roll(game: Game) -> dict[int, dict[int, int]]:
     return fresh
 
 
+def fresh_dice_by_turn_roll(game: Game) -> dict[tuple[int, int], dict[int, int]]:
+    """For each (turn, roll in the turn), both 0-based, the dice of the positions not held."""
+    fresh: dict[tuple[int, int], dict[int, int]] = {}
+    turn, roll = 0, 0
+    for entry in game.transcript:
+        if entry["action"] == "score":
+            turn, roll = turn + 1, 0
+            continue
+        fresh[turn, roll] = {position: die for position, (held, die)
+                             in enumerate(zip(entry["hold"], entry["dice"], strict=True))
+                             if not held}
+        roll += 1
+    return fresh
+
+
 def subproof(m: int, data: list[bytes], whole: bool) -> list[bytes]:
     """RFC 9162 section 2.1.4.1: SUBPROOF(m, D[n], b), recursively."""
     n = len(data)

@@ -69,7 +69,7 @@ class TestBlocks:
         assert SEED.hex() not in repr(DiceStream(SEED, DATE, "yacht"))
         assert (
             repr(DiceStream(SEED, DATE, "yacht"))
-            == "DiceStream(date='2026-12-01', ruleset='yacht')"
+            == "DiceStream(date='2026-12-01', ruleset='yacht', dealing='sequential')"
         )
 
 

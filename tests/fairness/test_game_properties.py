@@ -12,6 +12,7 @@ from fairness_testkit import (
     SEED,
     dates,
     fresh_dice_by_roll,
+    fresh_dice_by_turn_roll,
     play,
     reference_dice,
     ruleset_ids,
@@ -21,6 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairness import RULESETS, DiceStream, Game, ReplayMismatch, replay
+from fairness.audit import SharedStream, replay_checks
+from fairness.dice import PER_TURN
 from fairness.ledger import transcript_hash
 
 rngs = st.randoms(use_true_random=False)
@@ -136,8 +139,71 @@ class TestReplay:
         assert transcript_hash(transcript) == hashlib.sha256(text.encode()).hexdigest()
 
 
+class TestPerTurnDealing:
+    """Dealt per turn, roll ``r`` of turn ``t`` takes slot ``3t + r``: what a player held,
+    rerolled or stopped in one turn never moves the dice of a later one."""
+
+    @given(seed=seeds, ruleset_id=ruleset_ids, rng=rngs, stop=st.integers(1, 60) | st.none())
+    @settings(max_examples=150, deadline=None)
+    def test_fresh_dice_are_the_streams_at_the_turns_slot(self, seed, ruleset_id, rng, stop):
+        stream = DiceStream(seed, DATE, ruleset_id, PER_TURN)
+        game = play(Game.new(ruleset_id, DATE), stream, rng, stop)
+        fresh = fresh_dice_by_turn_roll(game)
+        if not fresh:
+            return
+        last_turn = max(turn for turn, _ in fresh)
+        dice = reference_dice(seed, DATE, ruleset_id, 15 * (last_turn + 1))
+        for (turn, roll), positions in fresh.items():
+            for position, die in positions.items():
+                assert die == dice[15 * turn + 5 * roll + position], (turn, roll, position)
+
+    @given(seed=seeds, ruleset_id=ruleset_ids, one=rngs, other=rngs)
+    @settings(max_examples=100, deadline=None)
+    def test_every_turn_starts_with_the_same_dice_for_everyone(self, seed, ruleset_id, one,
+                                                                other):
+        stream = DiceStream(seed, DATE, ruleset_id, PER_TURN)
+        first = play(Game.new(ruleset_id, DATE), stream, one)
+        second = play(Game.new(ruleset_id, DATE), stream, other)
+        opening = [fresh_dice_by_turn_roll(game) for game in (first, second)]
+        turns = len(RULESETS[ruleset_id].categories)
+        assert [opening[0][turn, 0] for turn in range(turns)] == \
+            [opening[1][turn, 0] for turn in range(turns)]
+
+    def test_holding_all_five_changes_nothing_later(self):
+        stream = DiceStream(SEED, DATE, "yahtzee", PER_TURN)
+        everything = [True] * 5
+        once = Game.new("yahtzee", DATE).roll(None, stream).score("chance").roll(None, stream)
+        thrice = (Game.new("yahtzee", DATE).roll(None, stream).roll(everything, stream)
+                  .roll(everything, stream).score("chance").roll(None, stream))
+        assert once.dice == thrice.dice == stream.roll(3)
+        assert thrice.roll(None, stream).dice == stream.roll(4)
+
+    @given(seed=seeds, ruleset_id=ruleset_ids, rng=rngs, stop=st.integers(1, 60) | st.none())
+    @settings(max_examples=100, deadline=None)
+    def test_the_core_and_the_audit_replay_alike(self, seed, ruleset_id, rng, stop):
+        stream = DiceStream(seed, DATE, ruleset_id, PER_TURN)
+        game = play(Game.new(ruleset_id, DATE), stream, rng, stop)
+        assert replay(list(game.transcript), stream).transcript == game.transcript
+        for source in (stream, SharedStream(stream)):
+            checked = replay_checks(list(game.transcript), source)
+            assert [c for c in checked.checks if c.name != "game complete"] == []
+            assert checked.boxes == dict(game.boxes)
+        if _rolled_after_an_early_stop(game):  # then sequential dealing gives other dice
+            with pytest.raises(ReplayMismatch):
+                replay(list(game.transcript), DiceStream(seed, DATE, ruleset_id))
+
+
+def _rolled_after_an_early_stop(game: Game) -> bool:
+    """True when a turn scored before its third roll and a later roll was taken."""
+    kinds = "".join("r" if entry["action"] == "roll" else "s" for entry in game.transcript)
+    turns = kinds.split("s")
+    early = next((i for i, turn in enumerate(turns[:-1]) if len(turn) < 3), None)
+    return early is not None and any(turns[early + 1:])
+
+
 class TestSameDiceForEveryone:
-    """The dice a game is dealt depend only on the roll's index, never on holds or stopping."""
+    """Dealt sequentially, the dice depend only on the roll's index, never on holds or stopping.
+    """
 
     @given(seed=seeds, ruleset_id=ruleset_ids, rng=rngs, stop=st.integers(1, 60))
     @settings(max_examples=150, deadline=None)

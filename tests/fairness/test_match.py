@@ -273,9 +273,10 @@ class TestTheDocument:
     DOC = (Path(__file__).resolve().parents[2] / "FAIRNESS.md").read_text(encoding="utf-8")
 
     def test_the_commitment_example(self):
-        prefix = "yacht-daily/match-commit/v1|"
-        assert f"the {len(prefix)} ASCII bytes of the prefix" in self.DOC
-        assert f"gives\n`{commitment(SEED)}`" in self.DOC
+        v2, v1 = "yacht-daily/match-commit/v2|per-turn|", "yacht-daily/match-commit/v1|"
+        assert f"the {len(v2)} or {len(v1)} ASCII bytes of the prefix" in self.DOC
+        assert f"gives\n`{commitment(SEED, 'per-turn')}` (v2) and\n`{commitment(SEED)}` (v1)" \
+            in self.DOC
 
     def test_the_stream_example(self):
         stream = seat_stream(SEED, ["4f1c9a2e7b3d5a60"], "m-1", 0, "yacht")

@@ -83,6 +83,7 @@ class TestUpToDate:
                 "seed",
                 "date",
                 "ruleset",
+                "dealing",
                 "transcript",
                 "boxes",
                 "totals",
@@ -94,6 +95,10 @@ class TestUpToDate:
                 assert fields <= set(vector), (section, fields - set(vector))
         assert {"private_key_seed", "public_key", "objects"} <= set(vectors["signing"])
         assert {"entries", "receipts", "proofs"} <= set(vectors["ledger"])
+        assert set(vectors["dealing"]) == {"turns", "games", "ledger"}
+        assert {"entries", "receipts", "proofs", "games"} <= set(vectors["dealing"]["ledger"])
+        for game in vectors["dealing"]["games"] + vectors["dealing"]["ledger"]["games"]:
+            assert expected["games"] <= set(game), expected["games"] - set(game)
         assert [len(tree["leaves"]) for tree in vectors["merkle"]] == [0, 1, 2, 3, 5, 7, 8, 13]
 
 
@@ -155,7 +160,9 @@ class TestRecomputed:
 
     def test_games_replay(self, vectors):
         for vector in vectors["games"]:
-            stream = DiceStream(vector["seed"], vector["date"], vector["ruleset"])
+            assert vector["dealing"] == "sequential"  # the games made before per-turn dealing
+            stream = DiceStream(vector["seed"], vector["date"], vector["ruleset"],
+                                vector["dealing"])
             game = replay(vector["transcript"], stream)
             assert dict(game.boxes) == vector["boxes"]
             assert game.finished == vector["finished"]
@@ -279,6 +286,119 @@ class TestLedger:
             checks = audit.check_game(
                 entries, receipts[proof["game"]], game["transcript"], shape, verify_signature
             )
+            assert all(check.ok for check in checks), [c for c in checks if not c.ok]
+
+
+def slot_by_hand(dealing: str, turn: int, roll_in_turn: int, rolls_taken: int) -> int:
+    """FAIRNESS.md, "Dealing": per turn, roll r of turn t takes slot 3t + r; sequentially, roll
+    n of the whole game takes slot n."""
+    return 3 * turn + roll_in_turn if dealing == "per-turn" else rolls_taken
+
+
+def replay_by_hand(vector: dict) -> list[int]:
+    """Check every roll of a game vector against the dice of the slot its dealing gives it,
+    straight from HMAC (held positions keep their die); returns the slot of each turn's first
+    roll."""
+    seed = bytes.fromhex(vector["seed"])
+    slots = 3 * len(RULESETS[vector["ruleset"]].categories)  # either dealing stays below
+    dice = reference_dice(seed, vector["date"], vector["ruleset"], 5 * slots)
+    turn = in_turn = taken = 0
+    current, first_slots = None, []
+    for entry in vector["transcript"]:
+        if entry["action"] == "score":
+            turn, in_turn, current = turn + 1, 0, None
+            continue
+        slot = slot_by_hand(vector["dealing"], turn, in_turn, taken)
+        if in_turn == 0:
+            first_slots.append(slot)
+        drawn = dice[5 * slot:5 * slot + 5]
+        current = [current[p] if entry["hold"][p] else drawn[p] for p in range(5)]
+        assert entry["dice"] == current, (vector["game"], turn, in_turn)
+        in_turn, taken = in_turn + 1, taken + 1
+    return first_slots
+
+
+class TestDealing:
+    """The dealing section recomputed from HMAC and the slot rule, not from the core."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def dealing(cls, vectors):
+        """The section."""
+        return vectors["dealing"]
+
+    def test_each_turns_roll_takes_slot_3t_plus_r(self, dealing):
+        assert {(case["turn"], case["roll"]) for case in dealing["turns"]} == {
+            (turn, roll) for turn in range(3) for roll in range(3)}
+        for case in dealing["turns"]:
+            assert case["slot"] == 3 * case["turn"] + case["roll"]
+            dice = reference_dice(bytes.fromhex(case["seed"]), case["date"], case["ruleset"],
+                                  5 * case["slot"] + 5)
+            assert case["dice"] == dice[5 * case["slot"]:]
+            stream = DiceStream(case["seed"], case["date"], case["ruleset"], "per-turn")
+            assert list(stream.deal(case["turn"], case["roll"], 0)) == case["dice"]
+
+    def test_games_take_their_slots_by_hand(self, dealing):
+        games = dealing["games"] + dealing["ledger"]["games"]
+        assert {game["dealing"] for game in dealing["games"]} == {"per-turn", "sequential"}
+        assert {game["dealing"] for game in dealing["ledger"]["games"]} == {"per-turn"}
+        for vector in games:
+            first_slots = replay_by_hand(vector)
+            if vector["dealing"] == "per-turn":
+                assert first_slots == [3 * turn for turn in range(len(first_slots))]
+            stream = DiceStream(vector["seed"], vector["date"], vector["ruleset"],
+                                vector["dealing"])
+            game = replay(vector["transcript"], stream)
+            assert dict(game.boxes) == vector["boxes"]
+            assert game.finished == vector["finished"]
+            assert game.totals().as_dict() == vector["totals"]
+            assert hashlib.sha256(canonical_json(vector["transcript"])).hexdigest() == \
+                vector["transcript_sha256"]
+        assert any(not vector["finished"] and vector["dealing"] == "per-turn"
+                   for vector in dealing["games"])
+
+    def test_per_turn_every_strategy_starts_each_turn_with_the_same_dice(self, dealing):
+        """One seed, one sheet: per turn, every strategy's turn t starts with slot 3t's dice;
+        sequentially, scoring after one roll reaches turn 1 with slot 1's."""
+        for ruleset in {vector["ruleset"] for vector in dealing["games"]}:
+            starts = {}
+            for vector in dealing["games"]:
+                if vector["ruleset"] == ruleset and vector["finished"]:
+                    starts[(vector["dealing"], vector["strategy"])] = replay_by_hand(vector)
+            per_turn = [slots for (dealt, _), slots in starts.items() if dealt == "per-turn"]
+            assert len(per_turn) > 1 and all(slots == per_turn[0] for slots in per_turn)
+            assert starts[("sequential", "one-roll")][1] == 1
+            assert starts[("sequential", "hold-all")][1] == 3
+
+    def test_the_v2_epoch_ledger_by_hand(self, dealing):
+        section = dealing["ledger"]
+        entries = section["entries"]
+        epoch = entries[0]
+        assert epoch["type"] == "yacht-daily/epoch/v2" and epoch["dealing"] == "per-turn"
+        assert set(epoch) == {"type", "seq", "prev", "epoch", "start", "length", "anchor",
+                              "public_key", "rulesets", "dealing", "published_at", "sig"}
+        assert entries[0]["prev"] == "0" * 64
+        for before, entry in zip(entries, entries[1:], strict=False):
+            assert entry["prev"] == hashlib.sha256(canonical_json(before)).hexdigest()
+        for signed in entries + section["receipts"]:
+            unsigned = {k: v for k, v in signed.items() if k != "sig"}
+            assert verify_signature(epoch["public_key"], canonical_json(unsigned), signed["sig"])
+        receipts = {r["game"]: r for r in section["receipts"]}
+        for proof in section["proofs"]:
+            receipt = receipts[proof["game"]]
+            day = sorted((r for r in receipts.values()
+                          if (r["date"], r["ruleset"]) == (receipt["date"], receipt["ruleset"])),
+                         key=lambda r: r["game"])
+            leaves = [canonical_json({k: v for k, v in r.items() if k != "sig"}) for r in day]
+            assert mth(leaves).hex() == proof["root"]
+            assert [h.hex() for h in path(proof["index"], leaves)] == proof["path"]
+            reveal = next(e for e in entries[1:] if e["date"] == receipt["date"])
+            assert reveal["roots"][receipt["ruleset"]] == proof["root"]
+        for proof in section["proofs"]:
+            game = next(g for g in section["games"] if g["game"] == proof["game"])
+            shape = {key: proof[key] for key in ("index", "size", "path")}
+            checks = audit.check_game(entries, receipts[proof["game"]], game["transcript"],
+                                      shape, verify_signature)
             assert all(check.ok for check in checks), [c for c in checks if not c.ok]
 
 

@@ -198,9 +198,9 @@ def test_the_client_seed_field_makes_the_dice_and_is_in_the_result(page):
     assert final["result"]["client_seeds"] == ["my-own-seed_1"]
     seed = bytes.fromhex(final["server_seed"])
     transcript = final["seats"][0]["transcript"]
-    replay(transcript, seat_stream(seed, ["my-own-seed_1"], match_id, 0, "yahtzee"))
+    replay(transcript, seat_stream(seed, ["my-own-seed_1"], match_id, 0, "yahtzee", "per-turn"))
     with pytest.raises(ReplayMismatch):
-        replay(transcript, seat_stream(seed, ["another-seed"], match_id, 0, "yahtzee"))
+        replay(transcript, seat_stream(seed, ["another-seed"], match_id, 0, "yahtzee", "per-turn"))
     saved = page.evaluate("localStorage.getItem('yacht-daily:matches')")
     assert json.loads(saved)[match_id]["client_seeds"] == ["my-own-seed_1"]
 

@@ -11,7 +11,6 @@ from playkit import PLAY_DATE, app_on, call, next_move, start
 
 from app.services import EXTENSION
 from fairness import replay
-from fairness.dice import DiceStream
 
 
 def apps(redis_url, data_dir, clock, day_format: str):
@@ -64,7 +63,7 @@ def test_the_finishing_action_on_another_worker(redis_url, redis_client, data_di
     assert finished["status"] == "finished" and finished["receipt"] is not None
     services = app.extensions[EXTENSION]
     replayed = replay(finished["transcript"],
-                      DiceStream(services.secrets.seed(PLAY_DATE), PLAY_DATE, "yacht"))
+                      services.secrets.stream(PLAY_DATE, "yacht"))
     assert finished["receipt"]["total"] == replayed.totals().total
     assert call(clients[0], "GET", f"/games/{state['id']}")[1]["game"]["receipt"] == \
         finished["receipt"]

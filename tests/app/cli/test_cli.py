@@ -73,7 +73,7 @@ def test_reveal_and_ledger(runner, cli_env, data_dir, redis_url, redis_client):
     assert again.output.strip() == "Nothing to reveal."
     printed = runner.invoke(main, ["ledger", "--data-dir", str(data_dir)])
     entries = [json.loads(line) for line in printed.output.splitlines()]
-    assert [e["type"] for e in entries] == ["yacht-daily/epoch/v1"] + ["yacht-daily/reveal/v1"] * 2
+    assert [e["type"] for e in entries] == ["yacht-daily/epoch/v2"] + ["yacht-daily/reveal/v1"] * 2
     assert entries[0]["anchor"] == keys.load(data_dir).epoch.anchor.hex()
 
 

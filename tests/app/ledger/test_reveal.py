@@ -11,7 +11,7 @@ from playkit import PLAY_DATE, app_on, call, play_to_end, redis_snapshot, start
 
 from app.ledger.signing import verify_signature
 from app.services import EXTENSION
-from fairness import DiceStream, audit, merkle, replay, verify_seed
+from fairness import audit, merkle, replay, verify_seed
 from fairness.ledger import day_root, receipt_leaf_hash
 
 REVEAL_AT = "2026-03-11T13:01:00Z"
@@ -84,7 +84,7 @@ def test_reveal_publishes_the_seed_counts_roots_and_proofs(app, client, clock, r
     assert reveal() == [PLAY_DATE]
     status, body = call(client, "GET", "/ledger")
     entries = body["entries"]
-    assert [e["type"] for e in entries] == ["yacht-daily/epoch/v1"] + ["yacht-daily/reveal/v1"] * 10
+    assert [e["type"] for e in entries] == ["yacht-daily/epoch/v2"] + ["yacht-daily/reveal/v1"] * 10
     assert [e["date"] for e in entries[1:]] == [f"2026-03-{d:02}" for d in range(1, 11)]
     assert not failing(audit.check_ledger(entries, verify_signature))
     assert all(check.ok for check in audit.check_ledger(entries, verify_signature))
@@ -104,7 +104,7 @@ def test_reveal_publishes_the_seed_counts_roots_and_proofs(app, client, clock, r
     assert entry["roots"] == {r: day_root(found).hex() for r, found in receipts.items()}
 
     for _, final in day["finished"]:
-        replay(final["transcript"], DiceStream(entry["seed"], PLAY_DATE, final["ruleset"]))
+        replay(final["transcript"], secrets.stream(PLAY_DATE, final["ruleset"]))
         status, proof = call(client, "GET", f"/games/{final['id']}/proof")
         assert status == 200 and proof["receipt"] == final["receipt"]
         assert merkle.verify_inclusion(

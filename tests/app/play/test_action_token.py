@@ -12,7 +12,6 @@ from app.play.compact import game_from_state, state_text
 from app.services import EXTENSION
 from app.storage.store import game_key
 from fairness import Game, replay
-from fairness.dice import DiceStream
 
 
 @pytest.fixture
@@ -83,7 +82,7 @@ def test_a_whole_game_alternating_workers_matches_the_replay(app, client, other)
         state = answer["game"]
     services = app.extensions[EXTENSION]
     replayed = replay(state["transcript"],
-                      DiceStream(services.secrets.seed(PLAY_DATE), PLAY_DATE, "yacht-bonus"))
+                      services.secrets.stream(PLAY_DATE, "yacht-bonus"))
     assert state["totals"] == replayed.totals().as_dict()
     assert state["receipt"]["total"] == replayed.totals().total
     stored = services.store.load_game(state["id"])

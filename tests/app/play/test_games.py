@@ -8,7 +8,7 @@ from playkit import PLAY_DATE, app_on, call, next_move, play_to_end, start
 
 from app.ledger.signing import verify_object
 from app.services import EXTENSION
-from fairness import DAILY_RULESETS, DiceStream, replay
+from fairness import DAILY_RULESETS, replay
 
 
 def secrets_of(app):
@@ -24,7 +24,7 @@ def test_full_game_on_each_sheet(app, client, ruleset):
     final = play_to_end(client, state, random.Random(ruleset))
 
     secrets = secrets_of(app)
-    replayed = replay(final["transcript"], DiceStream(secrets.seed(PLAY_DATE), PLAY_DATE, ruleset))
+    replayed = replay(final["transcript"], secrets.stream(PLAY_DATE, ruleset))
     assert final["status"] == "finished"
     assert final["boxes"] == dict(replayed.boxes)
     assert final["totals"] == replayed.totals().as_dict()
@@ -56,7 +56,7 @@ def test_every_player_gets_the_same_dice_whatever_they_hold(app):
     _, a = call(first, "POST", f"/games/{games[0]['id']}/roll",
                 {"roll": 1, "hold": [True, True, True, True, True]})
     _, b = call(second, "POST", f"/games/{games[1]['id']}/roll", {"roll": 1, "hold": [False] * 5})
-    stream = DiceStream(secrets_of(app).seed(PLAY_DATE), PLAY_DATE, "yahtzee")
+    stream = secrets_of(app).stream(PLAY_DATE, "yahtzee")
     assert a["game"]["dice"] == a["game"]["transcript"][0]["dice"]
     assert b["game"]["dice"] == list(stream.roll(1))
 

@@ -92,9 +92,9 @@ def test_the_client_seed_is_required_then_fixed_and_it_makes_the_dice(client, re
     final = play_to_end(client, refused["match"], random.Random(6))
     seed = bytes.fromhex(final["server_seed"])
     transcript = final["seats"][0]["transcript"]
-    replay(transcript, seat_stream(seed, ["mine"], final["id"], 0, "yacht"))
+    replay(transcript, seat_stream(seed, ["mine"], final["id"], 0, "yacht", "per-turn"))
     with pytest.raises(ReplayMismatch):  # the client seed is in every die
-        replay(transcript, seat_stream(seed, ["other"], final["id"], 0, "yacht"))
+        replay(transcript, seat_stream(seed, ["other"], final["id"], 0, "yacht", "per-turn"))
 
 
 def test_bad_creations_are_clear_400s_and_store_nothing(client, redis_client):

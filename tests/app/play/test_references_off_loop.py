@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 from app.services import EXTENSION
-from fairness import DiceStream
 from strategy import play_game
 
 GEVENT_WORKER = """
@@ -61,11 +60,10 @@ def test_without_gevent_they_are_each_sheets_perfect_game_and_its_upper_bound(ap
     coach = app.extensions[EXTENSION].coach
     assert coach.tables.wait(300)
     references = coach.compute_references(play_date)
-    seed = coach.secrets.seed(play_date)
     assert sorted(references) == sorted(coach.secrets.rulesets_for(play_date))
     for ruleset, reference in references.items():
         table = coach.tables.get(ruleset)
-        perfect = play_game(table, DiceStream(seed, play_date, ruleset))
+        perfect = play_game(table, coach.secrets.stream(play_date, ruleset))
         assert reference["optimum"] == table.optimum
         assert reference["perfect"] == {"total": perfect.totals().total,
                                         "transcript": list(perfect.transcript)}
