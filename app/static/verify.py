@@ -29,12 +29,13 @@ the day's games page by page (--page-size, default 1000) and keeps only the leaf
 totals of the games already checked, so its memory stays small on a busy day.
 
 It checks the ledger's hash links and signatures, that each revealed seed chains down to its
-epoch's anchor and to the previous day's seed, every roll against the day's dice stream, every
-box's points (Joker rule included), the total, the receipt's signature and its inclusion proof
-in the day's Merkle root. One line per check, "✓" or "✗". Ed25519 signatures are checked with
-the `cryptography` package when it is installed; otherwise the script says they were NOT
-checked. Exit status: 0 every check holds, 1 something failed, 2 bad usage or download,
-3 nothing failed but some checks could not be made.
+epoch's anchor and to the previous day's seed, every roll against the day's dice stream (dealt
+per turn or sequentially, as the date's epoch entry published), every box's points (Joker rule
+included), the total, the receipt's signature and its inclusion proof in the day's Merkle
+root. One line per check, "✓" or "✗". Ed25519 signatures are checked with the `cryptography`
+package when it is installed; otherwise the script says they were NOT checked. Exit status:
+0 every check holds, 1 something failed, 2 bad usage or download, 3 nothing failed but some
+checks could not be made.
 
 Reading guide: the protocol itself is in the first two sections (the sheets' rules; bytes and
 hashes: canonical JSON, the seed chain, the dice stream, Merkle trees, Ed25519); the rest checks
@@ -64,6 +65,13 @@ from json.encoder import encode_basestring  # json.dumps's escaping (ensure_asci
 GENESIS = "0" * 64
 EPOCH, REVEAL, RECEIPT = "yacht-daily/epoch/v1", "yacht-daily/reveal/v1", "yacht-daily/receipt/v1"
 REVEAL2, RECEIPT2 = "yacht-daily/reveal/v2", "yacht-daily/receipt/v2"
+EPOCH2 = "yacht-daily/epoch/v2"  # a v1 epoch entry plus the dealing of its dates
+EPOCHS = (EPOCH, EPOCH2)
+# The dealing (FAIRNESS.md, "The dice stream"): which slot of five dice a game's roll takes.
+# Per turn (epoch v2, match v2), roll r of turn t takes slot 3t + r; sequentially (every v1
+# epoch and match), roll n of the whole game takes slot n.
+PER_TURN, SEQUENTIAL = "per-turn", "sequential"
+ROLLS_PER_TURN = 3
 CHAIN_MESSAGE = b"yacht-daily/chain/v1"
 HEX_DIGITS = set("0123456789abcdef")
 NOT_CHECKED = "NOT checked: no Ed25519 verifier available (install the cryptography package)"
@@ -301,6 +309,13 @@ def dice_stream(seed_hex, date, sheet_id, count):
     return dice[:count]
 
 
+def roll_slot(dealing, turn, roll_in_turn, rolls_taken):
+    """The slot (dice 5n..5n+4 of the stream) a game's roll takes: roll ``roll_in_turn`` of
+    turn ``turn`` (both 0-based; the turn is the number of boxes filled) per turn, and the
+    number of rolls the game took before it sequentially."""
+    return ROLLS_PER_TURN * turn + roll_in_turn if dealing == PER_TURN else rolls_taken
+
+
 def merkle_leaf(data):
     """RFC 9162 leaf hash."""
     return hashlib.sha256(b"\x00" + data).digest()
@@ -384,6 +399,7 @@ FIELDS = {
     RECEIPT: {"type": str, "game": str, "epoch": int, "date": "date", "ruleset": str,
               "player": str, "transcript_sha256": 64, "total": int, "sig": 128},
 }
+FIELDS[EPOCH2] = dict(FIELDS[EPOCH], dealing=str)
 FIELDS[REVEAL2] = dict(FIELDS[REVEAL], logs=dict)
 FIELDS[RECEIPT2] = dict(FIELDS[RECEIPT], index=int, finished_at="time")
 TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
@@ -420,13 +436,15 @@ def format_problems(obj, kind):
             good, wanted = type(value) is want, want.__name__
         if not good:
             problems.append(f"{key} {value!r} is not {wanted}")
-    if problems or kind in (RECEIPT, RECEIPT2, MATCH):
+    if problems or kind in (RECEIPT, RECEIPT2, MATCH, MATCH2):
         return problems
-    if kind == EPOCH:
+    if kind in EPOCHS:
         if not 1 <= obj["length"] <= 100000:
             problems.append(f"length {obj['length']} is not 1..100000")
         if any(r not in SHEETS for r in obj["rulesets"]):
             problems.append(f"rulesets {obj['rulesets']!r} names an unknown sheet")
+        if kind == EPOCH2 and obj["dealing"] != PER_TURN:
+            problems.append(f"dealing {obj['dealing']!r} is not {PER_TURN!r}")
     else:
         bad = {k: v for k, v in obj["games"].items() if type(v) is not int or v < 0}
         if bad:
@@ -498,10 +516,10 @@ def check_ledger(report, entries, verify):
     epochs, reveals, well_formed, failures = {}, {}, [], []
     for i, entry in enumerate(entries):
         kind = entry.get("type") if isinstance(entry, dict) else None
-        problems = format_problems(entry, kind) if kind in (EPOCH, REVEAL, REVEAL2) else \
+        problems = format_problems(entry, kind) if kind in (*EPOCHS, REVEAL, REVEAL2) else \
             [f"unknown type {kind!r}"]
         failures += [f"entry {i}: {problem}" for problem in problems]
-        if not problems and kind == EPOCH:
+        if not problems and kind in EPOCHS:
             epochs.setdefault(entry["epoch"], (i, entry))
         elif not problems:
             reveals.setdefault(entry["date"], (i, entry))
@@ -535,7 +553,7 @@ def check_ledger(report, entries, verify):
         failures = []
         for i, entry in enumerate(entries):
             number = entry.get("epoch") if isinstance(entry, dict) else None
-            if isinstance(entry, dict) and entry.get("type") == EPOCH:
+            if isinstance(entry, dict) and entry.get("type") in EPOCHS:
                 key = entry.get("public_key")
             elif type(number) is int and number in epochs:
                 key = epochs[number][1]["public_key"]
@@ -594,6 +612,11 @@ def check_reveals(report, reveals, epochs):
                                                  "above the previous day's")
 
 
+def epoch_dealing(epoch):
+    """The dealing of a well-formed epoch entry's dates: its ``dealing`` (v2), else sequential."""
+    return epoch["dealing"] if epoch["type"] == EPOCH2 else SEQUENTIAL
+
+
 def date_problem(entry, epoch):
     """Why a reveal's day, date or sheets do not fit its epoch (or None)."""
     day = entry["day"]
@@ -638,11 +661,12 @@ def chain_problem(entry, epoch, proven):
 
 
 class Sheet:
-    """A game's sheet being rebuilt: filled boxes, current dice, rolls taken."""
+    """A game's sheet being rebuilt: filled boxes, current dice, rolls taken, and the dealing
+    its rolls are taken by."""
 
-    def __init__(self, sheet_id):
+    def __init__(self, sheet_id, dealing=SEQUENTIAL):
         """An empty sheet."""
-        self.id, self.rules = sheet_id, SHEETS[sheet_id]
+        self.id, self.rules, self.dealing = sheet_id, SHEETS[sheet_id], dealing
         self.boxes, self.extra, self.dice, self.rolls_in_turn, self.rolls = {}, 0, None, 0, 0
 
     def full(self):
@@ -684,13 +708,14 @@ class Sheet:
         return None
 
 
-def replay(report, transcript, sheet_id, rolls, explain):
-    """Check every action of a transcript against the day's rolls and the sheet's rules.
+def replay(report, transcript, sheet_id, rolls, explain, dealing=SEQUENTIAL):
+    """Check every action of a transcript against the stream's slots (``rolls``: element n is
+    slot n) taken by ``dealing`` and the sheet's rules.
 
     Goes on after a wrong entry with what the rules give, so that every wrong entry is named.
     Reports only failures unless ``explain``. Returns the rebuilt Sheet.
     """
-    sheet = Sheet(sheet_id)
+    sheet = Sheet(sheet_id, dealing)
     if not isinstance(transcript, list):
         report.add("transcript", False, "the transcript is not a list of actions")
         return sheet
@@ -709,18 +734,20 @@ def replay(report, transcript, sheet_id, rolls, explain):
 
 
 def replay_roll(report, sheet, i, entry, rolls, explain):
-    """Roll n takes stream dice 5n..5n+4; a held position keeps its die."""
+    """A roll takes the five dice of the slot its dealing gives it (slot n: stream dice
+    5n..5n+4); a held position keeps its die. A legal roll's slot is below 3 per box."""
     name = f"roll {sheet.rolls}"
     problem = sheet.roll_problem(entry)
     if problem:
         report.add(name, False, f"action {i}: {problem}")
         return
-    hold, drawn, before = entry["hold"], rolls[sheet.rolls], sheet.dice
+    slot = roll_slot(sheet.dealing, len(sheet.boxes), sheet.rolls_in_turn, sheet.rolls)
+    hold, drawn, before = entry["hold"], rolls[slot], sheet.dice
     dice = [before[p] if hold[p] else drawn[p] for p in range(5)]
     got = entry["dice"]
     exact = isinstance(got, list) and all(type(d) is int for d in got) and got == dice
     if explain or not exact:
-        text = (f"stream dice {5 * sheet.rolls}–{5 * sheet.rolls + 4} give {show(drawn)} "
+        text = (f"stream dice {5 * slot}–{5 * slot + 4} give {show(drawn)} "
                 f"with hold {show(hold)} → {show(dice)}")
         report.add(name, exact, text if exact else f"{text} but the transcript records {got!r}")
     sheet.dice, sheet.rolls_in_turn, sheet.rolls = dice, sheet.rolls_in_turn + 1, sheet.rolls + 1
@@ -754,17 +781,18 @@ def replay_score(report, sheet, i, entry, explain):
 MARSHAL_VERSION = 2
 
 
-def fast_replay(transcript, sheet_id, rolls, steps):
+def fast_replay(transcript, sheet_id, rolls, steps, dealing=SEQUENTIAL):
     """The whole-day audit's shortcut: (Sheet, canonical bytes) when the transcript is exactly
     what the rules give, else None (then ``replay`` names what differs).
 
     The transcript's marshal bytes are cut into one piece per entry. A day's games share one
-    stream, so the same piece recurs in the same replay state (rolls taken, rolls in the turn,
-    dice) in many games: ``steps`` keeps, per state, what each piece does (the next state, the
-    entry's canonical JSON, the box it fills), learnt once by ``replay``'s rules; and, under
-    "read", what each piece says whatever the state (``read_entry``). The box filled twice, a
-    roll after the last box, and five of a kind (the Joker rule, the extra bonus) depend on the
-    whole sheet and are checked in every game.
+    stream and one dealing, so the same piece recurs in the same replay state (the slot the
+    next roll takes, rolls in the turn, dice) in many games: ``steps`` (for one stream and one
+    dealing) keeps, per state, what each piece does (the next state, the entry's canonical
+    JSON, the box it fills), learnt once by ``replay``'s rules; and, under "read", what each
+    piece says whatever the state (``read_entry``). The box filled twice, a roll after the last
+    box, and five of a kind (the Joker rule, the extra bonus) depend on the whole sheet and are
+    checked in every game.
     """
     if isinstance(transcript, PageTranscript):  # its pieces are its entries' own texts
         pieces, entries = transcript.pieces, itertools.repeat(None)
@@ -777,10 +805,11 @@ def fast_replay(transcript, sheet_id, rolls, steps):
         pieces, entries = marshal_pieces(encoded), transcript
         if pieces is None:
             return None
-    sheet = Sheet(sheet_id)
+    sheet = Sheet(sheet_id, dealing)
     node, texts, boxes = step_node(steps, (0, 0, None)), [], sheet.boxes
     for piece, entry in zip(pieces, entries, strict=False):  # entries may be repeat(None)
-        step = node.get(piece) or learn_step(steps, node, piece, entry, sheet_id, rolls)
+        step = node.get(piece) or learn_step(steps, node, piece, entry, sheet_id, rolls,
+                                             dealing)
         if step is None:
             return None
         node, text, score = step
@@ -901,26 +930,27 @@ def step_node(steps, state):
     return steps[state]
 
 
-def learn_step(steps, node, piece, entry, sheet_id, rolls):
+def learn_step(steps, node, piece, entry, sheet_id, rolls, dealing=SEQUENTIAL):
     """The step ``entry`` makes from ``node``'s state, kept under ``piece``; None when the
     entry does not marshal to exactly ``piece`` or is not what the rules allow there (the
     checks of ``Sheet.roll_problem``, ``replay_roll``, ``Sheet.score_problem`` and
-    ``replay_score``)."""
+    ``replay_score``). A roll takes the state's slot, the next roll the one after; a score
+    moves to the next turn's first slot, by ``dealing``."""
     known = steps.setdefault("read", {})
     if piece not in known:
         known[piece] = read_entry(piece, entry, sheet_id)
     read = known[piece]
     if read is None:
         return None
-    taken, in_turn, dice = node[None]
+    slot, in_turn, dice = node[None]
     if read[0] == "roll":
         hold, got = read[1], read[2]
-        if taken >= len(rolls) or in_turn >= 3 or (dice is None and any(hold)):
+        if slot >= len(rolls) or in_turn >= 3 or (dice is None and any(hold)):
             return None
-        drawn, before = rolls[taken], dice or (0,) * 5
+        drawn, before = rolls[slot], dice or (0,) * 5
         if got != tuple(before[p] if hold[p] else drawn[p] for p in range(5)):
             return None
-        after, score = (taken + 1, in_turn + 1, got), None
+        after, score = (slot + 1, in_turn + 1, got), None
     else:  # five of a kind scores otherwise once the sheet matters: checked in every game
         box, worth, bonus = read[1], read[2], read[3]
         if dice is None:
@@ -930,10 +960,17 @@ def learn_step(steps, node, piece, entry, sheet_id, rolls):
             bonus == extra_bonus(SHEETS[sheet_id], dice, {}, box)
         if not (five or plain):
             return None
-        after = (taken, 0, None)
+        after = (next_turn_slot(dealing, slot, in_turn), 0, None)
         score = (box, worth, bonus, dice if five else None, in_turn == 1, plain)
     step = node[piece] = (step_node(steps, after), read[-1], score)
     return step
+
+
+def next_turn_slot(dealing, slot, in_turn):
+    """The slot of the next turn's first roll, after a turn of ``in_turn`` rolls whose next
+    roll would have taken ``slot``: the same slot sequentially, the turn's first slot plus 3
+    per turn."""
+    return slot - in_turn + ROLLS_PER_TURN if dealing == PER_TURN else slot
 
 
 def read_entry(piece, entry, sheet_id):
@@ -968,7 +1005,8 @@ def read_entry(piece, entry, sheet_id):
 
 
 def stream_rolls(seed_hex, date, sheet_id):
-    """Every roll a game of this sheet can take (3 per box), computed once for the day."""
+    """Every slot a game of this sheet can take under either dealing (3 per box), computed once
+    for the day: element n is slot n, stream dice 5n..5n+4."""
     count = 3 * len(SHEETS[sheet_id]["boxes"])
     dice = dice_stream(seed_hex, date, sheet_id, 5 * count)
     return [dice[5 * n:5 * n + 5] for n in range(count)]
@@ -1037,7 +1075,8 @@ def check_game(report, entries, receipt, transcript, proof, verify):
                    f"receipt type {receipt['type']} {'=' if receipt['type'] == wanted else '≠'} "
                    f"{wanted} of a {reveal['type']} day")
     rolls = stream_rolls(reveal["seed"], receipt["date"], sheet_id)
-    sheet = replay(report, transcript, sheet_id, rolls, explain=True)
+    dealing = epoch_dealing(epochs[reveal["epoch"]][1])  # published before the date was played
+    sheet = replay(report, transcript, sheet_id, rolls, True, dealing)
     upper, bonus, lower, extra, total = totals(sheet.rules, sheet.boxes, sheet.extra)
     same = total == receipt["total"]
     report.add("total", same, f"recomputed {total} (upper {upper} + bonus {bonus} + lower {lower} "
@@ -1113,6 +1152,7 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
     key = epochs[reveal["epoch"]][1]["public_key"]
     kind = RECEIPT2 if reveal["type"] == REVEAL2 else RECEIPT  # v2: leaves in index order
     rolls = stream_rolls(reveal["seed"], date, sheet_id)
+    dealing = epoch_dealing(epochs[reveal["epoch"]][1])  # published before the date was played
     failures = {name: [] for name in DAY_CHECKS}
     leaves, results, seen, steps, played, unverified = [], [], set(), {}, 0, []
     signed, key_ok = day_receipt_bytes(date, reveal["epoch"], sheet_id), is_hex(key, 64)
@@ -1125,14 +1165,14 @@ def check_day(report, entries, date, sheet_id, games, verify, public_board=None)
             continue
         seen.add(game_id)
         transcript = game.get("transcript")
-        fast = fast_replay(transcript, sheet_id, rolls, steps)
+        fast = fast_replay(transcript, sheet_id, rolls, steps, dealing)
         if fast:
             sheet, encoded = fast
         else:
             own, encoded = Report(), None
             if isinstance(transcript, PageTranscript):
                 transcript = transcript.parsed()
-            sheet = replay(own, transcript, sheet_id, rolls, explain=False)
+            sheet = replay(own, transcript, sheet_id, rolls, False, dealing)
             wrong = [check for check in own.checks if check[0] != "game complete"]
             if wrong:
                 failures["games replayed"].append(f"game {game_id}: {wrong[0][0]}: "
@@ -1309,7 +1349,7 @@ def leaderboard(results):
 def check_expected_keys(report, entries, expected):
     """One line per epoch entry: is its public_key one of the keys the auditor recorded?"""
     epochs = [entry for entry in entries
-              if isinstance(entry, dict) and entry.get("type") == EPOCH]
+              if isinstance(entry, dict) and entry.get("type") in EPOCHS]
     if not epochs:
         report.add("recorded key", False, "no epoch entry to compare with the recorded keys")
     for entry in epochs:
@@ -1470,8 +1510,8 @@ def parse_witness(text):
 
 def owning_epoch(entries, date):
     """The epoch entry that owns ``date``: of those covering it, the latest started."""
-    epochs = [e for e in entries if isinstance(e, dict) and e.get("type") == EPOCH
-              and not format_problems(e, EPOCH)]
+    epochs = [e for e in entries if isinstance(e, dict) and e.get("type") in EPOCHS
+              and not format_problems(e, e["type"])]
     owner = None
     for entry in sorted(epochs, key=lambda e: (e["start"], e["epoch"])):
         start = datetime.date.fromisoformat(entry["start"])
@@ -1758,10 +1798,13 @@ def check_final_transcripts(report, log, games):
 # ---------------------------------------------------------------------- one match
 
 # A game on its own (practice, against the computer, a table; FAIRNESS.md, "Games on their
-# own"): a commitment to a fresh server seed before the first roll, one dice stream per seat
-# mixing every human's client seed, and a signed result revealing the seed at the end.
-MATCH = "yacht-daily/match/v1"
+# own"): a commitment to a fresh server seed (and to the match's dealing) before the first
+# roll, one dice stream per seat mixing every human's client seed, and a signed result
+# revealing the seed at the end. A v2 result deals per turn and its commitment binds that
+# dealing; a v1 result deals sequentially.
+MATCH, MATCH2 = "yacht-daily/match/v1", "yacht-daily/match/v2"
 MATCH_COMMIT = b"yacht-daily/match-commit/v1|"
+MATCH_COMMIT2 = "yacht-daily/match-commit/v2"  # then "|<dealing>|" and the seed bytes
 MATCH_KINDS = ("practice", "computer", "table")
 MAX_SEATS = 6
 TOKEN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
@@ -1770,16 +1813,26 @@ FIELDS[MATCH] = {"type": str, "match": str, "kind": str, "ruleset": str, "epoch"
                  "created_at": "time", "ended_at": "time", "commitment": 64, "server_seed": 64,
                  "client_seeds": list, "seats": list, "winners": list, "finished": bool,
                  "sig": 128}
+FIELDS[MATCH2] = dict(FIELDS[MATCH], dealing=str)
 SEAT_KEYS = ["seat", "kind", "player", "bot", "name", "transcript_sha256", "total", "rank"]
 
 
-def match_commitment(seed_hex):
-    """SHA-256 of "yacht-daily/match-commit/v1|" followed by the 32 server seed bytes."""
-    return sha256(MATCH_COMMIT + bytes.fromhex(seed_hex))
+def match_commitment(seed_hex, dealing=SEQUENTIAL):
+    """SHA-256 of "yacht-daily/match-commit/v2|<dealing>|" (per turn; sequentially, v1:
+    "yacht-daily/match-commit/v1|") followed by the 32 server seed bytes."""
+    prefix = MATCH_COMMIT if dealing == SEQUENTIAL else \
+        f"{MATCH_COMMIT2}|{dealing}|".encode("ascii")
+    return sha256(prefix + bytes.fromhex(seed_hex))
+
+
+def result_dealing(result):
+    """The dealing of a well-formed result's seats: its ``dealing`` (v2), else sequential."""
+    return result["dealing"] if result["type"] == MATCH2 else SEQUENTIAL
 
 
 def seat_rolls(seed_hex, client_seeds, match_id, seat, sheet_id):
-    """Every roll a seat's game can take (3 per box), from the seat's own stream: block k is
+    """Every slot a seat's game can take under either dealing (3 per box; element n is slot
+    n), from the seat's own stream: block k is
     HMAC-SHA256(seed, "yacht-daily/match-dice/v1|<match>|<sheet>|<seat>|<c0>,<c1>…|<k>")."""
     count, dice, block, seed = 15 * len(SHEETS[sheet_id]["boxes"]), [], 0, bytes.fromhex(seed_hex)
     while len(dice) < count:
@@ -1792,11 +1845,14 @@ def seat_rolls(seed_hex, client_seeds, match_id, seat, sheet_id):
 
 def match_problems(result):
     """What is wrong with a match result's fields and values (empty list: nothing)."""
-    problems = format_problems(result, MATCH)
+    v2 = isinstance(result, dict) and result.get("type") == MATCH2
+    problems = format_problems(result, MATCH2 if v2 else MATCH)
     if problems:
         return ["the result is " + problems[0]] if problems == ["not a JSON object"] else problems
-    if result["type"] != MATCH:
-        problems.append(f"type {result['type']!r} ≠ {MATCH}")
+    if result["type"] not in (MATCH, MATCH2):
+        problems.append(f"type {result['type']!r} ≠ {MATCH} or {MATCH2}")
+    if v2 and result["dealing"] != PER_TURN:
+        problems.append(f"dealing {result['dealing']!r} is not {PER_TURN!r}")
     if not TOKEN.fullmatch(result["match"]):
         problems.append(f"match {result['match']!r} is not 1 to 64 characters of {TOKEN_TEXT}")
     if result["kind"] not in MATCH_KINDS:
@@ -1899,8 +1955,10 @@ def check_match(report, result, transcripts, key, verify, shown=None, client_see
     if result is None:
         report.add("match format", False, "no result: the match has not ended")
         return
-    if not report.over("match format", match_problems(result),
-                       f"a {MATCH} result with exactly its fields, well typed"):
+    problems = match_problems(result)
+    if not report.over("match format", problems,
+                       f"a {MATCH if problems else result['type']} result with exactly its "
+                       "fields, well typed"):
         return
     if verify is None:
         report.add("match signature", None, NOT_CHECKED)
@@ -1912,7 +1970,7 @@ def check_match(report, result, transcripts, key, verify, shown=None, client_see
                    f"{'' if valid else 'not '}a valid Ed25519 signature by key {short(key)} of "
                    "the result's fields")
     seed = result["server_seed"]
-    commitment = match_commitment(seed)
+    commitment = match_commitment(seed, result_dealing(result))
     report.add("commitment", commitment == result["commitment"],
                f"commitment of server seed {short(seed)}: "
                f"{compare(commitment, result['commitment'])} the result's commitment")
@@ -1949,7 +2007,7 @@ def check_seat(report, result, seat, transcript):
     rolls = seat_rolls(result["server_seed"], result["client_seeds"], result["match"], number,
                        result["ruleset"])
     own = Report()
-    sheet = replay(own, transcript, result["ruleset"], rolls, explain=True)
+    sheet = replay(own, transcript, result["ruleset"], rolls, True, result_dealing(result))
     for name, ok, detail in own.checks:
         if name != "game complete":
             report.add(prefix + name, ok, detail)

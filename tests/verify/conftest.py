@@ -1,6 +1,7 @@
 """The three verifiers side by side: the core's ``fairness.audit``, the standalone
 ``app/static/verify.py`` (loaded from its file, as a player runs it) and the browser's
-``app/static/js/fairness.js`` (run in Node), plus a revealed day made on the core.
+``app/static/js/fairness.js`` (run in Node), plus revealed days made on the core (dealt
+sequentially by a v1 epoch, or per turn by a v2 epoch).
 """
 
 import importlib.util
@@ -15,6 +16,7 @@ import pytest
 from app.ledger.signing import verify_signature
 from bench.dayfixture import make_day
 from fairness import audit
+from fairness.dice import PER_TURN
 
 ROOT = Path(__file__).resolve().parents[2]
 VERIFY_PY = ROOT / "app" / "static" / "verify.py"
@@ -153,6 +155,14 @@ def day():
 def two_epoch_day():
     """A revealed day of the ledger's second epoch (its own key), after a fully revealed one."""
     return make_day({"yacht": 3, "yahtzee": 10}, unfinished=1, rng_seed=3, earlier_epoch_days=4)
+
+
+@pytest.fixture(scope="session")
+def per_turn_day():
+    """A revealed day of a v2 epoch (``yacht-daily/epoch/v2``, per-turn dealing) with games on
+    every daily sheet played per turn, some abandoned."""
+    return make_day({"yacht": 6, "yacht-bonus": 6, "yahtzee": 40}, unfinished=2, rng_seed=11,
+                    dealing=PER_TURN)
 
 
 @pytest.fixture(scope="session")

@@ -45,8 +45,17 @@ def test_every_text_has_both_languages_with_the_same_values():
 
 
 @pytest.fixture(scope="module")
-def written_details(day, standalone):
-    """Every detail line verify.py writes for one game of the day, honest or changed."""
+def written_details(day, per_turn_day, standalone):
+    """Every detail line verify.py writes for one game of a day dealt sequentially (a v1
+    epoch) and of one dealt per turn (a v2 epoch), honest or changed."""
+    details = set()
+    for revealed in (day, per_turn_day):
+        details.update(game_details(revealed, standalone))
+    return sorted(details)
+
+
+def game_details(day, standalone) -> set:
+    """Every detail line verify.py writes for one game of ``day``, honest or changed."""
     game = next(g for g in day.games["yahtzee"] if g["receipt"])
     published = {"ledger": day.ledger, "receipt": game["receipt"],
                  "transcript": game["transcript"], "proof": day.proof("yahtzee", game["id"])}
@@ -66,7 +75,7 @@ def written_details(day, standalone):
             changed = copy.copy(published)
             changed[key] = change.apply(value)
             run(changed)
-    return sorted(details)
+    return details
 
 
 def test_every_line_verify_py_writes_is_in_the_catalogue(node, written_details, tmp_path):

@@ -1,10 +1,11 @@
 """The whole-day audit's fast paths never judge otherwise than the reference.
 
-The replays' steps are learnt from one game and reused in the next: a day's legal games warm
-them, then every forgery of every game must still be judged as ``fairness.game.replay`` judges
-it, by the core's ``FastReplay`` and by verify.py's ``fast_replay`` alike. A receipt's signed
-bytes written around the day's shared fields must be its canonical JSON, and anything not
-plainly a well-formed receipt must be left to the field checks.
+The replays' steps are learnt from one game and reused in the next: a day's legal games (dealt
+sequentially or per turn) warm them, then every forgery of every game must still be judged as
+``fairness.game.replay`` judges it, by the core's ``FastReplay`` and by verify.py's
+``fast_replay`` alike. A receipt's signed bytes written around the day's shared fields must be
+its canonical JSON, and anything not plainly a well-formed receipt must be left to the field
+checks.
 """
 
 import random
@@ -12,36 +13,38 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.dayfixture import play_game
 from fairness import RULESETS, DiceStream, audit
 from fairness.audit.fast_receipt import ReceiptBytes
 from fairness.canonical import canonical_json
+from fairness.dice import DEALINGS
 from fairness.ledger import RECEIPT_TYPE, unsigned
-from tests.verify.test_replay_equivalence import DATE, core_replay, forge
+from tests.verify.test_replay_equivalence import DATE, core_replay, forge, legal_game
 
 GAMES_PER_DAY = 12
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32), ruleset=st.sampled_from(sorted(RULESETS)))
-def test_learnt_steps_judge_forgeries_like_the_core(standalone, seed, ruleset):
+@given(seed=st.integers(0, 2**32), ruleset=st.sampled_from(sorted(RULESETS)),
+       dealing=st.sampled_from(DEALINGS))
+def test_learnt_steps_judge_forgeries_like_the_core(standalone, seed, ruleset, dealing):
     """One day's fast replays, warmed by its legal games, accept a forgery exactly when the
-    core's replay does, with the same sheet and the transcript's canonical bytes."""
+    core's replay does, with the same sheet and the transcript's canonical bytes, by either
+    dealing."""
     rng = random.Random(seed)
     seed_bytes = rng.randbytes(32)
-    stream = audit.SharedStream(DiceStream(seed_bytes, DATE, ruleset))
+    stream = audit.SharedStream(DiceStream(seed_bytes, DATE, ruleset, dealing))
     stream.seed_hex = seed_bytes.hex()
-    scorer = audit.CachedRules(ruleset)
-    fast = audit.FastReplay(stream, scorer)
+    fast = audit.FastReplay(stream, audit.CachedRules(ruleset))
     rolls = [list(stream.roll(n)) for n in range(3 * len(RULESETS[ruleset].categories))]
     steps: dict = {}
-    games = [play_game(rng, stream, scorer)[0] for _ in range(GAMES_PER_DAY)]
+    games = [legal_game(rng, stream) for _ in range(GAMES_PER_DAY)]
     candidates = games + [forge(rng, game, ruleset, stream)[1] for game in games
                           for _ in range(3)]
     for transcript in candidates:
         reference = core_replay(transcript, stream)
         replayed = fast.run(transcript)
-        standalone_replayed = standalone.fast_replay(transcript, ruleset, rolls, steps)
+        standalone_replayed = standalone.fast_replay(transcript, ruleset, rolls, steps,
+                                                     dealing)
         if reference is None:
             assert replayed is None and standalone_replayed is None, transcript
             continue

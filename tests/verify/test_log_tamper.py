@@ -298,3 +298,33 @@ def test_a_v1_day_has_no_log(vectors, standalone, node):
     results = run_all([case], standalone, node)
     assert set(results[0][0]) == {"log close"}
     assert same_names(results) == []
+
+
+def with_epoch_entry(case, **changed):
+    """The case with its epoch entry changed (``None`` removes a key), every entry then
+    re-linked and signed again by the test key."""
+    entries = [dict(entry) for entry in case.entries]
+    epoch = {**entries[0], **changed}
+    entries[0] = resign_entry({k: v for k, v in epoch.items() if v is not None})
+    for position in range(1, len(entries)):
+        entries[position] = resign_entry({**entries[position],
+                                          "prev": ledger.entry_hash(entries[position - 1])})
+    tampered = copy.deepcopy(case)
+    tampered.entries = entries
+    return tampered
+
+
+def test_a_v2_epochs_day_log_verifies_alike(vectors, standalone, node):
+    """The log of a date owned by a v2 epoch entry (per-turn dealing) holds, alike: the log
+    checks read the epoch's key and dates whichever its dealing. A v2 entry with another
+    dealing is malformed: no epoch covers the date, alike."""
+    honest = with_epoch_entry(log_case(vectors), type="yacht-daily/epoch/v2",
+                              dealing="per-turn")
+    sequential = with_epoch_entry(log_case(vectors), type="yacht-daily/epoch/v2",
+                                  dealing="sequential")
+    results = run_all([honest, sequential], standalone, node)
+    assert results[0][0] == {}
+    assert set(results[0][1]) == {"log format"}
+    assert results[0][1]["log format"] == [f"no published epoch covers {honest.date}"]
+    assert same_names(results) == []
+    assert honest.checks_standalone(standalone) == honest.checks_core()

@@ -167,3 +167,22 @@ def test_the_commitment_shown_and_the_client_seed(files):
     for status, output in both("match", str(paths["answer"]), "--key", case["public_key"],
                                "--commitment", "0" * 64):
         assert status == 1 and "✗ commitment shown:" in output
+
+
+def test_a_saved_per_turn_match_holds_with_a_v2_epochs_ledger(vectors, tmp_path):
+    """A v2 match (dealt per turn) checked against a ledger whose epoch entry is v2: every
+    check holds, the same lines in both command lines."""
+    case = next(case for case in vectors["match"]["matches"]
+                if case["label"] == "table/per-turn")
+    answer, ledger = tmp_path / "answer.json", tmp_path / "ledger.json"
+    answer.write_text(json.dumps(case["answer"]), encoding="utf-8")
+    ledger.write_text(json.dumps({"entries": vectors["dealing"]["ledger"]["entries"]}),
+                      encoding="utf-8")
+    runs = both("match", str(answer), "--ledger", str(ledger), "--expect-key",
+                case["public_key"])
+    for status, output in runs:
+        assert status == 0, output
+        assert "✓ match format: a yacht-daily/match/v2 result with exactly its fields" in output
+        for name, _, detail in case["checks"]:
+            assert f"✓ {name}: {detail}" in output
+    assert check_lines(runs[0][1]) == check_lines(runs[1][1])

@@ -26,9 +26,11 @@ EXPIRED_MATCH = next(case for case in json.loads(VECTORS.read_text(encoding="utf
 JS_STRIDE = 7
 
 
-@pytest.fixture(scope="module", params=["computer", "table", "expired"])
+@pytest.fixture(scope="module", params=["computer", "table", "expired", "computer/per-turn",
+                                        "table/per-turn", "expired/per-turn"])
 def match(request, vectors):
-    """A whole match of the vectors (its answer and key)."""
+    """A whole match of the vectors (its answer and key), v1 (dealt sequentially) or v2 (dealt
+    per turn)."""
     return next(case for case in vectors["match"]["matches"] if case["label"] == request.param)
 
 
@@ -151,6 +153,30 @@ def test_resigned_forgeries_are_caught_beyond_the_signature(match, standalone, n
         core = failing_core(changed, key)
         assert "match signature" not in core and check in core, (path, core)
         assert failing_standalone(standalone, changed, key) == core == js
+
+
+def test_a_per_turn_match_cannot_be_claimed_another_dealing(vectors, standalone, node,
+                                                            test_key):
+    """A v2 result re-signed as v1 (sequential, no dealing), with a dealing other than
+    per-turn, or without its dealing: the commitment binds the dealing, and the seats' rolls
+    and the format say so, the same in the three."""
+    case = next(case for case in vectors["match"]["matches"] if case["label"] ==
+                "computer/per-turn")
+    answer, key = case["answer"], case["public_key"]
+    honest = {k: v for k, v in answer["match"]["result"].items() if k != "sig"}
+    as_v1 = {k: v for k, v in honest.items() if k != "dealing"}
+    forgeries = [({**as_v1, "type": "yacht-daily/match/v1"}, "commitment"),
+                 ({**honest, "dealing": "sequential"}, "match format"),
+                 (as_v1, "match format")]
+    tampered = [with_result(answer, {**forged, "sig": test_key.sign(
+        ledger.signed_bytes(forged)).hex()}) for forged, _ in forgeries]
+    from_js = failing_js(node, tampered, key)
+    for (_, check), changed, js in zip(forgeries, tampered, from_js, strict=True):
+        core = failing_core(changed, key)
+        assert "match signature" not in core and check in core, core
+        assert failing_standalone(standalone, changed, key) == core == js
+    as_sequential = failing_core(tampered[0], key)
+    assert any(name.startswith("seat ") and " roll " in name for name in as_sequential)
 
 
 def test_a_changed_client_seed_or_server_seed_changes_every_seats_dice(match):

@@ -11,6 +11,7 @@ import pytest
 from app.ledger.signing import verify_signature
 from fairness import commitment, ledger, seat_stream
 from fairness.audit import answer_parts, check_match, check_match_in_ledger
+from fairness.dice import PER_TURN, SEQUENTIAL
 
 
 @pytest.fixture(scope="module")
@@ -51,15 +52,35 @@ def tampered(answer, case):
     return changed
 
 
+COMMIT_PREFIXES = {SEQUENTIAL: b"yacht-daily/match-commit/v1|",
+                   PER_TURN: b"yacht-daily/match-commit/v2|per-turn|"}
+
+
 def test_commitments(section, standalone, node):
-    """SHA-256 of the domain and the seed bytes, the same in the three."""
-    jobs = [{"fn": "matchCommitment", "args": [case["server_seed"]]}
+    """SHA-256 of the domain (v2: and the dealing) and the seed bytes, the same in the three."""
+    assert {case["dealing"] for case in section["commitments"]} == set(COMMIT_PREFIXES)
+    jobs = [{"fn": "matchCommitment", "args": [case["server_seed"], case["dealing"]]}
             for case in section["commitments"]]
     for case, from_js in zip(section["commitments"], node.values(jobs), strict=True):
-        seed = bytes.fromhex(case["server_seed"])
-        expected = hashlib.sha256(b"yacht-daily/match-commit/v1|" + seed).hexdigest()
-        assert case["commitment"] == expected == commitment(seed) == from_js
-        assert standalone.match_commitment(case["server_seed"]) == expected
+        seed, dealing = bytes.fromhex(case["server_seed"]), case["dealing"]
+        expected = hashlib.sha256(COMMIT_PREFIXES[dealing] + seed).hexdigest()
+        assert case["commitment"] == expected == commitment(seed, dealing) == from_js
+        assert standalone.match_commitment(case["server_seed"], dealing) == expected
+    assert standalone.match_commitment(section["commitments"][0]["server_seed"]) == \
+        section["commitments"][0]["commitment"]  # sequential unless told
+
+
+def test_the_matches_cover_both_dealings(section):
+    """Each old match (v1, sequential) again as v2, dealt per turn, committed to that dealing."""
+    results = {case["label"]: case["answer"]["match"]["result"] for case in section["matches"]}
+    old = [label for label in results if "/" not in label]
+    assert old and sorted(results) == sorted(old + [f"{label}/{PER_TURN}" for label in old])
+    for label, result in results.items():
+        v2 = label.endswith(f"/{PER_TURN}")
+        assert result["type"] == ("yacht-daily/match/v2" if v2 else "yacht-daily/match/v1")
+        assert result.get("dealing") == (PER_TURN if v2 else None)
+        assert result["commitment"] == commitment(result["server_seed"],
+                                                  PER_TURN if v2 else SEQUENTIAL)
 
 
 def test_seat_streams(section, standalone, node):
@@ -138,10 +159,12 @@ def test_a_changed_die_is_caught_at_its_roll_and_seat_only(section):
             assert case["failing"] == [f"seat {seat} roll 19", f"seat {seat} transcript hash"]
 
 
-def test_with_the_ledger_the_three_agree(vectors, section, standalone, node):
-    """The key from the ledger (the epoch owning the date the match ended): ledger checks,
-    ``match epoch``, then the match, the same in the three."""
-    entries = vectors["ledger"]["entries"]
+@pytest.mark.parametrize("ledger_section", ["ledger", "dealing"])
+def test_with_the_ledger_the_three_agree(vectors, section, standalone, node, ledger_section):
+    """The key from the ledger (the epoch owning the date the match ended, a v1 or a v2 epoch
+    entry): ledger checks, ``match epoch``, then the match, the same in the three."""
+    entries = (vectors["ledger"] if ledger_section == "ledger"
+               else vectors["dealing"]["ledger"])["entries"]
     jobs = [{"fn": "verifyMatchInLedger", "args": [entries, case["answer"]]}
             for case in section["matches"]]
     for case, from_js in zip(section["matches"], node.values(jobs), strict=True):

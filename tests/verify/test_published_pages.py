@@ -151,3 +151,19 @@ def test_the_service_format_is_cut_whole(day):
     for game, published in zip(page["games"], day.games[SHEET], strict=True):
         assert type(game["transcript"]) is PublishedTranscript
         assert game["transcript"].text.encode() == audit.safe_canonical(published["transcript"])
+
+
+def test_a_per_turn_days_pages_audit_as_its_games(per_turn_day, standalone):
+    """A day of a v2 epoch (dealt per turn), read from its pages with the transcripts' text
+    kept, audits as its parsed games do, every check holding, the same lines in the core and
+    verify.py."""
+    games = per_turn_day.games[SHEET]
+    pages = [page_text(per_turn_day, games[:20]), page_text(per_turn_day, games[20:])]
+    ledger, date = per_turn_day.ledger, per_turn_day.date
+    core = audit.audit_day(ledger, date, SHEET, audit.read_pages(pages))
+    assert core.checks == audit.audit_day(ledger, date, SHEET, games).checks
+    assert all(check.ok is not False for check in core.checks)
+    report, parsed = standalone.Report(), standalone.Report()
+    board = standalone.check_day(report, ledger, date, SHEET, standalone.read_pages(pages), None)
+    assert standalone.check_day(parsed, ledger, date, SHEET, games, None) == board
+    assert report.checks == parsed.checks == [(c.name, c.ok, c.detail) for c in core.checks]

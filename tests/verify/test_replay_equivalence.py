@@ -1,9 +1,9 @@
 """The verifiers' replays accept exactly the transcripts ``fairness.game.replay`` accepts.
 
-Random legal games on every sheet, then one random forgery (a die, a hold, a box, points, a
-bonus, a type, an entry dropped, doubled, swapped or added): the core's replay decides, and the
-audit's detailed and fast replays, verify.py's two replays and fairness.js must all agree with
-it, and name the same failing checks.
+Random legal games on every sheet, dealt sequentially or per turn, then one random forgery (a
+die, a hold, a box, points, a bonus, a type, an entry dropped, doubled, swapped or added): the
+core's replay decides, and the audit's detailed and fast replays, verify.py's two replays and
+fairness.js must all agree with it, and name the same failing checks.
 """
 
 import copy
@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from bench.dayfixture import play_game
 from fairness import RULESETS, DiceStream, audit
+from fairness.dice import DEALINGS, PER_TURN, SEQUENTIAL
 from fairness.game import replay
 
 DATE = "2026-12-01"
@@ -51,14 +52,19 @@ def forge(rng: random.Random, transcript: list, ruleset: str, stream) -> tuple[s
     return what, forged
 
 
-def make_case(seed: int, ruleset: str):
-    """A random legal game of ``ruleset`` and a forgery of it, on one stream (which keeps its
-    seed, for the reference replay)."""
+def legal_game(rng: random.Random, stream) -> list:
+    """A random legal game's transcript on ``stream``, by the stream's dealing."""
+    return play_game(rng, stream, audit.CachedRules(stream.ruleset))[0]
+
+
+def make_case(seed: int, ruleset: str, dealing: str = SEQUENTIAL):
+    """A random legal game of ``ruleset`` dealt by ``dealing`` and a forgery of it, on one
+    stream (which keeps its seed, for the reference replay)."""
     rng = random.Random(seed)
     seed_bytes = rng.randbytes(32)
-    stream = audit.SharedStream(DiceStream(seed_bytes, DATE, ruleset))
+    stream = audit.SharedStream(DiceStream(seed_bytes, DATE, ruleset, dealing))
     stream.seed_hex = seed_bytes.hex()
-    transcript, _ = play_game(rng, stream, audit.CachedRules(ruleset))
+    transcript = legal_game(rng, stream)
     return stream, transcript, forge(rng, transcript, ruleset, stream)
 
 
@@ -66,7 +72,8 @@ def core_replay(transcript, stream):
     """The reference: the Game ``fairness.game.replay`` rebuilds (a partial game is fine), or
     None when it rejects the transcript."""
     try:
-        return replay(transcript, DiceStream(stream.seed_hex, stream.date, stream.ruleset))
+        return replay(transcript, DiceStream(stream.seed_hex, stream.date, stream.ruleset,
+                                             stream.dealing))
     except Exception:  # ReplayMismatch, or TypeError for a float: rejected either way
         return None
 
@@ -82,8 +89,9 @@ def all_replays(transcript, stream, standalone) -> dict:
     fast = audit.FastReplay(stream, audit.CachedRules(stream.ruleset)).run(transcript)
     report = standalone.Report()
     rolls = [list(stream.roll(n)) for n in range(3 * len(RULESETS[stream.ruleset].categories))]
-    standalone.replay(report, transcript, stream.ruleset, rolls, True)
-    standalone_fast = standalone.fast_replay(transcript, stream.ruleset, rolls, {})
+    standalone.replay(report, transcript, stream.ruleset, rolls, True, stream.dealing)
+    standalone_fast = standalone.fast_replay(transcript, stream.ruleset, rolls, {},
+                                             stream.dealing)
     return {
         "audit": failing_names([(c.name, c.ok) for c in detailed.checks]),
         "audit fast accepts": fast is not None,
@@ -96,10 +104,11 @@ def all_replays(transcript, stream, standalone) -> dict:
 
 
 @settings(max_examples=120, deadline=None)
-@given(seed=st.integers(0, 2**32), ruleset=st.sampled_from(sorted(RULESETS)))
-def test_every_replay_agrees_with_the_core(standalone, seed, ruleset):
-    """Forged or not, the five replays say what fairness.game.replay says."""
-    stream, transcript, (what, forged) = make_case(seed, ruleset)
+@given(seed=st.integers(0, 2**32), ruleset=st.sampled_from(sorted(RULESETS)),
+       dealing=st.sampled_from(DEALINGS))
+def test_every_replay_agrees_with_the_core(standalone, seed, ruleset, dealing):
+    """Forged or not, the five replays say what fairness.game.replay says, by either dealing."""
+    stream, transcript, (what, forged) = make_case(seed, ruleset, dealing)
     for candidate, legal in ((transcript, True), (forged, None)):
         reference = core_replay(candidate, stream)
         accepted = reference is not None
@@ -117,15 +126,17 @@ def test_every_replay_agrees_with_the_core(standalone, seed, ruleset):
 
 
 def test_fairness_js_replays_agree(standalone, node):
-    """fairness.js names the same failing checks on 150 forged games of every sheet."""
+    """fairness.js names the same failing checks on 150 forged games of every sheet, half of
+    them dealt per turn."""
     rulesets = sorted(RULESETS)
     cases, jobs = [], []
     for seed in range(150):
         ruleset = rulesets[seed % len(rulesets)]
-        stream, _, (what, forged) = make_case(seed, ruleset)
+        dealing = PER_TURN if seed % 2 else SEQUENTIAL
+        stream, _, (what, forged) = make_case(seed, ruleset, dealing)
         rolls = [list(stream.roll(n)) for n in range(3 * len(RULESETS[ruleset].categories))]
         cases.append((what, forged, stream))
-        jobs.append({"fn": "replay", "args": [forged, ruleset, rolls]})
+        jobs.append({"fn": "replay", "args": [forged, ruleset, rolls, dealing]})
     mismatches = []
     for (what, forged, stream), value in zip(cases, node.values(jobs), strict=True):
         core = failing_names([(c.name, c.ok) for c in

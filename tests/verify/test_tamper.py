@@ -11,15 +11,17 @@ import copy
 import pytest
 
 from fairness import DiceStream, audit
+from fairness.dice import roll_slot
+from fairness.ledger import epoch_dealing, is_epoch_entry
 from tests.verify.tampering import FORGED_KEY, REMOVED, changes
 
 JS_SAMPLE_EVERY = 7
 
 
-@pytest.fixture(scope="module", params=["day", "two_epoch_day"])
+@pytest.fixture(scope="module", params=["day", "two_epoch_day", "per_turn_day"])
 def game(request):
     """A finished Yahtzee game (one with an extra bonus when there is one) of a day in a first
-    epoch, or in a second epoch with its own key."""
+    epoch, in a second epoch with its own key, or in a v2 epoch (dealt per turn)."""
     day = request.getfixturevalue(request.param)
     finished = [g for g in day.games["yahtzee"] if g["receipt"]]
     with_bonus = [g for g in finished if any(e.get("bonus") for e in g["transcript"])]
@@ -66,7 +68,8 @@ def ledger_expectations(change, ledger, game):
                 "start": [("reveal dates", ""), ("ledger format", entry)],
                 "date": [("reveal dates", entry), ("ledger format", entry)],
                 "day": ("reveal dates", entry),
-                "epoch": ("reveal dates", "")}
+                "epoch": ("reveal dates", ""),
+                "dealing": ("ledger format", entry)}
     nested = change.path[2:]
     if (change.value is REMOVED or change.field == FORGED_KEY) and nested:
         # a sheet's count or root gone or added: the sheets no longer match (or a bad value)
@@ -128,9 +131,15 @@ def hold_change_visible(game, index: int, position: int) -> bool:
     if previous is None or previous["action"] != "roll":
         return True  # a hold on a turn's first roll is illegal
     reveal = next(e for e in game["ledger"] if e.get("date") == game["receipt"]["date"])
+    epoch = next(e for e in game["ledger"] if is_epoch_entry(e) and e["epoch"] ==
+                 reveal["epoch"])
     stream = DiceStream(reveal["seed"], reveal["date"], game["receipt"]["ruleset"])
-    number = sum(1 for e in transcript[:index] if e["action"] == "roll")
-    return stream.roll(number)[position] != previous["dice"][position]
+    before = transcript[:index]
+    turn = sum(1 for e in before if e["action"] == "score")
+    last_score = max((i for i, e in enumerate(before) if e["action"] == "score"), default=-1)
+    slot = roll_slot(epoch_dealing(epoch), turn, index - last_score - 1,
+                     sum(1 for e in before if e["action"] == "roll"))
+    return stream.roll(slot)[position] != previous["dice"][position]
 
 
 def proof_expectations(change, ledger, game):
