@@ -11,6 +11,8 @@ const encoder = new TextEncoder();
 
 export const GENESIS_PREV = "0".repeat(64);
 export const EPOCH_TYPE = "yacht-daily/epoch/v1";
+export const EPOCH_V2_TYPE = "yacht-daily/epoch/v2";
+const EPOCH_TYPES = [EPOCH_TYPE, EPOCH_V2_TYPE];
 export const REVEAL_TYPE = "yacht-daily/reveal/v1";
 export const RECEIPT_TYPE = "yacht-daily/receipt/v1";
 export const REVEAL_V2_TYPE = "yacht-daily/reveal/v2";
@@ -20,6 +22,13 @@ export const DICE_DOMAIN = "yacht-daily/dice/v1";
 const NO_ED25519 = "NOT checked: this browser's WebCrypto has no Ed25519";
 const MAX_LISTED = 5;
 const MAX_EPOCH_DAYS = 100000;
+// The dealing (FAIRNESS.md, "The dice stream"): which slot of five dice a game's roll takes.
+// PER_TURN: roll r of turn t takes slot 3t + r; SEQUENTIAL: the game's n-th roll takes slot n.
+export const PER_TURN = "per-turn";
+export const SEQUENTIAL = "sequential";
+export const DEALINGS = [PER_TURN, SEQUENTIAL];
+export const ROLLS_PER_TURN = 3;
+export const DICE_PER_ROLL = 5;
 
 // ------------------------------------------------------------------ bytes, hex, hashes
 
@@ -179,11 +188,42 @@ export async function diceStream(seedHex, date, ruleset, count) {
   return dice.slice(0, count);
 }
 
-/** Every roll a game of `ruleset` can take (3 per box): roll n is dice 5n..5n+4. */
+/** `dealing` when it names a dealing (per-turn, sequential); throws otherwise. */
+export function validateDealing(dealing) {
+  if (!DEALINGS.includes(dealing)) {
+    throw new TypeError(`dealing must be one of ${DEALINGS.join(", ")}, `
+      + `got ${JSON.stringify(dealing)}`);
+  }
+  return dealing;
+}
+
+/**
+ * The slot a roll takes: ROLLS_PER_TURN * turn + rollInTurn per turn (both 0-based: turn is
+ * the number of boxes already filled), rollsTaken (the rolls the game took before it)
+ * sequentially. Slot n is dice 5n..5n+4 of the stream.
+ */
+export function rollSlot(dealing, turn, rollInTurn, rollsTaken) {
+  return validateDealing(dealing) === PER_TURN ? ROLLS_PER_TURN * turn + rollInTurn : rollsTaken;
+}
+
+/** How many slots a game of `boxCount` boxes can take under either dealing (3 per box). */
+function slotsOfGame(boxCount) {
+  return ROLLS_PER_TURN * boxCount;
+}
+
+/** The stream's dice cut into slots of five: slot n is dice 5n..5n+4. */
+function slotsOf(dice, count) {
+  return Array.from({ length: count },
+    (_, n) => dice.slice(DICE_PER_ROLL * n, DICE_PER_ROLL * n + DICE_PER_ROLL));
+}
+
+/**
+ * Every slot a game of `ruleset` can take under either dealing (3 per box): element n is
+ * slot n, dice 5n..5n+4. `replay` picks each roll's slot by the dealing.
+ */
 export async function streamRolls(seedHex, date, ruleset) {
-  const count = 3 * SHEETS[ruleset].boxes.length;
-  const dice = await diceStream(seedHex, date, ruleset, 5 * count);
-  return Array.from({ length: count }, (_, n) => dice.slice(5 * n, 5 * n + 5));
+  const count = slotsOfGame(SHEETS[ruleset].boxes.length);
+  return slotsOf(await diceStream(seedHex, date, ruleset, DICE_PER_ROLL * count), count);
 }
 
 // ------------------------------------------------------------------ the sheets' rules
@@ -511,6 +551,8 @@ const FIELDS = {
   [RECEIPT_TYPE]: { type: "str", game: "str", epoch: "int", date: "date", ruleset: "str",
     player: "str", transcript_sha256: 64, total: "int", sig: 128 },
 };
+// A v2 epoch: a v1 epoch plus the dealing of its days (always per-turn).
+FIELDS[EPOCH_V2_TYPE] = { ...FIELDS[EPOCH_TYPE], dealing: "str" };
 FIELDS[REVEAL_V2_TYPE] = { ...FIELDS[REVEAL_TYPE], logs: "dict" };
 FIELDS[RECEIPT_V2_TYPE] = { ...FIELDS[RECEIPT_TYPE], index: "int", finished_at: "time" };
 const REVEAL_TYPES = [REVEAL_TYPE, REVEAL_V2_TYPE];
@@ -563,26 +605,29 @@ export function formatProblems(obj, kind) {
   if (extra.length) problems.push("unexpected " + extra.join(", "));
   for (const [key, want] of Object.entries(fields)) {
     if (Object.hasOwn(obj, key) && !KIND_CHECKS[want](obj[key])) {
-      problems.push(`${key} ${JSON.stringify(obj[key])} is not ${KIND_NAMES[want] || want}`);
+      problems.push(`${key} ${pythonRepr(obj[key])} is not ${KIND_NAMES[want] || want}`);
     }
   }
   if (problems.length || kind === RECEIPT_TYPE || kind === RECEIPT_V2_TYPE
-    || kind === MATCH_TYPE) return problems;
-  if (kind === EPOCH_TYPE) {
+    || MATCH_TYPES.includes(kind)) return problems;
+  if (EPOCH_TYPES.includes(kind)) {
     if (!(obj.length >= 1 && obj.length <= MAX_EPOCH_DAYS)) {
       problems.push(`length ${obj.length} is not 1..${MAX_EPOCH_DAYS}`);
     }
     if (obj.rulesets.some((r) => !Object.hasOwn(SHEETS, r))) {
-      problems.push(`rulesets ${JSON.stringify(obj.rulesets)} names an unknown sheet`);
+      problems.push(`rulesets ${pythonRepr(obj.rulesets)} names an unknown sheet`);
+    }
+    if (kind === EPOCH_V2_TYPE && obj.dealing !== PER_TURN) {
+      problems.push(`dealing ${pythonRepr(obj.dealing)} is not ${pythonRepr(PER_TURN)}`);
     }
   } else {
-    if (Object.values(obj.games).some((v) => !Number.isInteger(v) || v < 0)) {
-      problems.push(`games ${JSON.stringify(obj.games)} is not a count`);
-    }
+    const badOnes = (values, good) => Object.fromEntries(Object.entries(values)
+      .filter(([, v]) => !good(v)));
+    const badGames = badOnes(obj.games, (v) => Number.isInteger(v) && v >= 0);
+    if (Object.keys(badGames).length) problems.push(`games ${pythonRepr(badGames)} is not a count`);
     for (const key of kind === REVEAL_V2_TYPE ? ["roots", "logs"] : ["roots"]) {
-      if (Object.values(obj[key]).some((v) => !isHex(v, 64))) {
-        problems.push(`${key} ${JSON.stringify(obj[key])} is not 64 hex digits`);
-      }
+      const bad = badOnes(obj[key], (v) => isHex(v, 64));
+      if (Object.keys(bad).length) problems.push(`${key} ${pythonRepr(bad)} is not 64 hex digits`);
     }
   }
   return problems;
@@ -607,6 +652,45 @@ export function show(values) {
     + "]";
 }
 
+/** A string as Python's repr writes it: single quotes unless it holds ' and no ". */
+function pythonStringRepr(text) {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  const escapes = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", [quote]: `\\${quote}` };
+  let out = "";
+  for (const char of text) {
+    const code = char.codePointAt(0);
+    if (Object.hasOwn(escapes, char)) {
+      out += escapes[char];
+    } else if (char !== " " && /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Zs}]/u.test(char)) {
+      out += code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}`
+        : code <= 0xffff ? `\\u${code.toString(16).padStart(4, "0")}`
+          : `\\U${code.toString(16).padStart(8, "0")}`;
+    } else {
+      out += char;
+    }
+  }
+  return quote + out + quote;
+}
+
+/**
+ * A JSON value as Python's repr writes it (None, True, 'text', [1, 2], {'k': 1}), so that a
+ * detail quoting a value read from the transcript is the core's byte for byte. A number JSON
+ * parsing made integral (4.0) is written as the integer it now is.
+ */
+function pythonRepr(value) {
+  if (value === null || value === undefined) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "string") return pythonStringRepr(value);
+  if (typeof value === "number") {
+    return Number.isSafeInteger(value) ? String(value)
+      : String(value).replace(/e([+-])(\d)$/, "e$10$2");
+  }
+  if (Array.isArray(value)) return "[" + value.map(pythonRepr).join(", ") + "]";
+  return "{" + Object.entries(value).map(([k, v]) => `${pythonStringRepr(k)}: ${pythonRepr(v)}`)
+    .join(", ") + "}";
+}
+
 /** One check over many items: holds with `success`, or lists the first failures. */
 function aggregate(name, failures, success) {
   if (!failures.length) return { name, ok: true, detail: success };
@@ -621,6 +705,16 @@ function sortedKeys(obj) {
 
 // ------------------------------------------------------------------ the ledger
 
+/** True when `entry` is an epoch entry of either version. */
+function isEpochEntry(entry) {
+  return isObject(entry) && EPOCH_TYPES.includes(entry.type);
+}
+
+/** The dealing of a well-formed epoch entry's days: its `dealing` (v2), else sequential. */
+export function epochDealing(entry) {
+  return entry.type === EPOCH_V2_TYPE ? entry.dealing : SEQUENTIAL;
+}
+
 /** Index the well-formed entries: epochs by number, reveals by date, as [position, entry]. */
 function readLedger(entries) {
   const epochs = new Map();
@@ -628,11 +722,11 @@ function readLedger(entries) {
   const wellFormedReveals = [];
   entries.forEach((entry, i) => {
     const kind = isObject(entry) ? entry.type : undefined;
-    if ((kind !== EPOCH_TYPE && !REVEAL_TYPES.includes(kind))
+    if ((!EPOCH_TYPES.includes(kind) && !REVEAL_TYPES.includes(kind))
         || formatProblems(entry, kind).length) {
       return;
     }
-    if (kind === EPOCH_TYPE) {
+    if (EPOCH_TYPES.includes(kind)) {
       if (!epochs.has(entry.epoch)) epochs.set(entry.epoch, [i, entry]);
     } else {
       if (!reveals.has(entry.date)) reveals.set(entry.date, [i, entry]);
@@ -651,8 +745,8 @@ export async function checkLedger(entries) {
   const formatFailures = [];
   entries.forEach((entry, i) => {
     const kind = isObject(entry) ? entry.type : undefined;
-    const problems = kind === EPOCH_TYPE || REVEAL_TYPES.includes(kind)
-      ? formatProblems(entry, kind) : [`unknown type ${JSON.stringify(kind ?? null)}`];
+    const problems = EPOCH_TYPES.includes(kind) || REVEAL_TYPES.includes(kind)
+      ? formatProblems(entry, kind) : [`unknown type ${pythonRepr(kind)}`];
     for (const problem of problems) formatFailures.push(`entry ${i}: ${problem}`);
   });
   checks.push(aggregate("ledger format", formatFailures,
@@ -662,7 +756,7 @@ export async function checkLedger(entries) {
   entries.forEach((entry, i) => {
     const seq = isObject(entry) ? entry.seq : undefined;
     if (seq !== i) {
-      seqFailures.push(`entry ${i}: seq ${JSON.stringify(seq ?? null)} ≠ position ${i}`);
+      seqFailures.push(`entry ${i}: seq ${pythonRepr(seq)} ≠ position ${i}`);
     }
   });
   checks.push(aggregate("ledger sequence", seqFailures, `seq 0..${n - 1} in order, no gap`));
@@ -691,7 +785,7 @@ export async function checkLedger(entries) {
     for (let i = 0; i < n; i++) {
       const entry = entries[i];
       const owner = !isObject(entry) ? null
-        : entry.type === EPOCH_TYPE ? entry : (view.epochs.get(entry.epoch) || [])[1];
+        : isEpochEntry(entry) ? entry : (view.epochs.get(entry.epoch) || [])[1];
       if (!owner) {
         sigFailures.push(`entry ${i}: no published key for epoch ${entry?.epoch}`);
       } else if (!(await signatureOk(owner.public_key, entry))) {
@@ -756,7 +850,7 @@ async function checkReveals(view) {
     const stepped = bytesToHex(await previousSeed(entry.seed));
     if (stepped !== previous) {
       successions.push(`entry ${i}: seed ${short(entry.seed)} steps down to ${stepped} ≠ `
-        + `${source} ${previous}`);
+        + `${source} ${previous ?? "None"}`);
     }
   }
   checks.push(aggregate("seed chains", chains,
@@ -822,13 +916,16 @@ function sameKeys(obj, keys) {
 function rollProblem(state, entry) {
   const hold = entry.hold;
   if (!sameKeys(entry, ["action", "dice", "hold"])) {
-    return `a roll entry has exactly the keys action, dice, hold; got ${Object.keys(entry).sort()}`;
+    return "a roll entry has exactly the keys action, dice, hold; got "
+      + pythonRepr(sortedKeys(entry));
   }
   if (!Array.isArray(hold) || hold.length !== 5 || hold.some((h) => typeof h !== "boolean")) {
-    return `hold ${JSON.stringify(hold)} is not five true/false values`;
+    return `hold ${pythonRepr(hold)} is not five true/false values`;
   }
   if (state.full()) return "the game is over: every box is filled";
-  if (state.rollsInTurn >= 3) return "no rolls left: a turn has 3 rolls";
+  if (state.rollsInTurn >= ROLLS_PER_TURN) {
+    return `no rolls left: a turn has ${ROLLS_PER_TURN} rolls`;
+  }
   if (state.dice === null && hold.some((h) => h)) {
     return `hold ${show(hold)} on a turn's first roll (nothing can be held yet)`;
   }
@@ -840,12 +937,12 @@ function scoreProblem(state, entry) {
   const box = entry.category;
   if (!sameKeys(entry, ["action", "bonus", "category", "points"])) {
     return "a score entry has exactly the keys action, bonus, category, points; "
-      + `got ${Object.keys(entry).sort()}`;
+      + `got ${pythonRepr(sortedKeys(entry))}`;
   }
   if (state.full()) return "the game is over: every box is filled";
   if (state.dice === null) return "a box is scored before the turn's first roll";
   if (typeof box !== "string" || !SHEETS[state.ruleset].boxes.includes(box)) {
-    return `${JSON.stringify(box)} is not a box of ${state.ruleset}`;
+    return `${pythonRepr(box)} is not a box of ${state.ruleset}`;
   }
   if (Object.hasOwn(state.boxes, box)) return `the ${box} box is already filled`;
   const allowed = allowedBoxes(state.ruleset, state.dice, state.boxes);
@@ -856,11 +953,14 @@ function scoreProblem(state, entry) {
 }
 
 /**
- * Replay a transcript against the day's rolls: one check per roll and per box, and a final
- * "game complete". Goes on after a wrong entry with what the rules give, so every wrong entry
- * is named. Returns {checks, boxes, extra}.
+ * Replay a transcript against the stream's slots (`rolls`, as `streamRolls` or `seatRolls`
+ * give them: element n is slot n), each roll taking the slot `dealing` gives it (per-turn or
+ * sequential): one check per roll and per box, and a final "game complete". Goes on after a
+ * wrong entry with what the rules give, so every wrong entry is named. Returns
+ * {checks, boxes, extra}.
  */
-export function replay(transcript, ruleset, rolls, { explain = true } = {}) {
+export function replay(transcript, ruleset, rolls, dealing = SEQUENTIAL, { explain = true } = {}) {
+  validateDealing(dealing);
   const rules = SHEETS[ruleset];
   const state = {
     ruleset, boxes: {}, extra: 0, dice: null, rollsInTurn: 0, rolls: 0,
@@ -882,14 +982,19 @@ export function replay(transcript, ruleset, rolls, { explain = true } = {}) {
         checks.push({ name, ok: false, detail: `action ${i}: ${problem}` });
         return;
       }
-      const drawn = rolls[state.rolls];
+      // A legal roll is before the sheet is full and within its turn's 3 rolls, so its slot
+      // is below 3 per box: one of `rolls` under either dealing.
+      const slot = rollSlot(dealing, Object.keys(state.boxes).length, state.rollsInTurn,
+        state.rolls);
+      const drawn = rolls[slot];
       const dice = entry.hold.map((held, p) => (held ? state.dice[p] : drawn[p]));
       const got = entry.dice;
       const exact = Array.isArray(got) && got.length === 5
         && got.every((d, p) => Number.isInteger(d) && d === dice[p]);
-      const text = `stream dice ${5 * state.rolls}–${5 * state.rolls + 4} give ${show(drawn)} `
+      const first = DICE_PER_ROLL * slot;
+      const text = `stream dice ${first}–${first + 4} give ${show(drawn)} `
         + `with hold ${show(entry.hold)} → ${show(dice)}`;
-      note(name, exact, exact ? text : `${text} but the transcript records ${JSON.stringify(got)}`);
+      note(name, exact, exact ? text : `${text} but the transcript records ${pythonRepr(got)}`);
       state.dice = dice;
       state.rollsInTurn += 1;
       state.rolls += 1;
@@ -909,15 +1014,15 @@ export function replay(transcript, ruleset, rolls, { explain = true } = {}) {
       const text = `turn ${Object.keys(state.boxes).length + 1}: ${show(state.dice)} score `
         + `${worth} in ${box}${joker}, bonus ${bonus}`;
       note(name, exact, exact ? `${text} = recorded ${worth}, bonus ${bonus}`
-        : `${text} but the transcript records points ${JSON.stringify(entry.points)}, `
-          + `bonus ${JSON.stringify(entry.bonus)}`);
+        : `${text} but the transcript records points ${pythonRepr(entry.points)}, `
+          + `bonus ${pythonRepr(entry.bonus)}`);
       state.boxes[box] = worth;
       state.extra += bonus;
       state.dice = null;
       state.rollsInTurn = 0;
     } else {
       checks.push({ name: `action ${i}`, ok: false,
-        detail: `unknown action ${JSON.stringify(action ?? null)} (a roll or a score)` });
+        detail: `unknown action ${pythonRepr(action)} (a roll or a score)` });
     }
   });
   const filled = Object.keys(state.boxes).length;
@@ -990,7 +1095,8 @@ export async function verifyGame({ ledger, receipt, transcript, proof = null }) 
   }
 
   const rolls = await streamRolls(reveal.seed, date, ruleset);
-  const replayed = replay(transcript, ruleset, rolls, { explain: true });
+  // The date is dealt by the dealing its epoch entry published before play.
+  const replayed = replay(transcript, ruleset, rolls, epochDealing(epoch), { explain: true });
   checks.push(...replayed.checks);
   const t = totals(ruleset, replayed.boxes, replayed.extra);
   const same = t.total === receipt.total;
@@ -1574,11 +1680,15 @@ export async function verifyFinalTranscripts({ log, games }) {
 // ------------------------------------------------------------------ one match
 
 // A game on its own (practice, against the computer, a table; FAIRNESS.md, "Games on their
-// own"): a commitment to a fresh server seed before the first roll, one dice stream per seat
-// mixing every human's client seed, and a signed result revealing the seed at the end.
+// own"): a commitment to a fresh server seed (and to the match's dealing) before the first
+// roll, one dice stream per seat mixing every human's client seed, and a signed result
+// revealing the seed at the end. A v2 match deals per turn, a v1 match sequentially.
 export const MATCH_TYPE = "yacht-daily/match/v1";
+export const MATCH_V2_TYPE = "yacht-daily/match/v2";
+const MATCH_TYPES = [MATCH_TYPE, MATCH_V2_TYPE];
 export const MATCH_DICE_DOMAIN = "yacht-daily/match-dice/v1";
-const MATCH_COMMIT_DOMAIN = "yacht-daily/match-commit/v1|";
+const MATCH_COMMIT_DOMAIN = "yacht-daily/match-commit/v1";
+const MATCH_COMMIT_V2_DOMAIN = "yacht-daily/match-commit/v2";
 const MATCH_KINDS = ["practice", "computer", "table"];
 const MAX_SEATS = 6;
 const TOKEN = /^[A-Za-z0-9._~-]{1,64}$/;
@@ -1587,6 +1697,8 @@ const SEAT_KEYS = ["seat", "kind", "player", "bot", "name", "transcript_sha256",
 FIELDS[MATCH_TYPE] = { type: "str", match: "str", kind: "str", ruleset: "str", epoch: "int",
   created_at: "time", ended_at: "time", commitment: 64, server_seed: 64, client_seeds: "list",
   seats: "list", winners: "list", finished: "bool", sig: 128 };
+// A v2 result: a v1 result plus the dealing of its seats' rolls (always per-turn).
+FIELDS[MATCH_V2_TYPE] = { ...FIELDS[MATCH_TYPE], dealing: "str" };
 KIND_CHECKS.bool = (v) => typeof v === "boolean";
 
 /** True when `text` is a valid client seed (or match id): 1 to 64 of A-Z a-z 0-9 - . _ ~. */
@@ -1599,9 +1711,20 @@ export function newClientSeed() {
   return bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(16)));
 }
 
-/** The commitment to a server seed: SHA-256("yacht-daily/match-commit/v1|" ‖ seed bytes). */
-export async function matchCommitment(seedHex) {
-  return sha256Hex(concat(encoder.encode(MATCH_COMMIT_DOMAIN), hexToBytes(seedHex)));
+/**
+ * The commitment to a server seed and a dealing: SHA-256("yacht-daily/match-commit/v2|" +
+ * dealing + "|" ‖ seed bytes) for a match dealt per turn (v2), SHA-256(
+ * "yacht-daily/match-commit/v1|" ‖ seed bytes) for one dealt sequentially (v1).
+ */
+export async function matchCommitment(seedHex, dealing = SEQUENTIAL) {
+  const prefix = validateDealing(dealing) === SEQUENTIAL ? MATCH_COMMIT_DOMAIN
+    : `${MATCH_COMMIT_V2_DOMAIN}|${dealing}`;
+  return sha256Hex(concat(encoder.encode(`${prefix}|`), hexToBytes(seedHex)));
+}
+
+/** The dealing of a well-formed result's match: its `dealing` (v2), else sequential. */
+export function resultDealing(result) {
+  return result.type === MATCH_V2_TYPE ? result.dealing : SEQUENTIAL;
 }
 
 /** The HMAC message of block `index` of a seat's stream. */
@@ -1620,11 +1743,14 @@ export async function seatDice(seedHex, clientSeeds, matchId, seat, ruleset, cou
   return dice.slice(0, count);
 }
 
-/** Every roll a seat's game can take (3 per box): roll n is the seat's dice 5n..5n+4. */
+/**
+ * Every slot a seat's game can take under either dealing (3 per box): element n is slot n,
+ * the seat's dice 5n..5n+4. `replay` picks each roll's slot by the match's dealing.
+ */
 export async function seatRolls(seedHex, clientSeeds, matchId, seat, ruleset) {
-  const count = 3 * SHEETS[ruleset].boxes.length;
-  const dice = await seatDice(seedHex, clientSeeds, matchId, seat, ruleset, 5 * count);
-  return Array.from({ length: count }, (_, n) => dice.slice(5 * n, 5 * n + 5));
+  const count = slotsOfGame(SHEETS[ruleset].boxes.length);
+  return slotsOf(await seatDice(seedHex, clientSeeds, matchId, seat, ruleset,
+    DICE_PER_ROLL * count), count);
 }
 
 /** What is wrong with one seat of a match result. */
@@ -1639,7 +1765,7 @@ function seatProblems(position, seat, count) {
   const problems = [];
   const nonEmpty = (v) => typeof v === "string" && v.length > 0;
   if (seat.seat !== position) {
-    problems.push(`seat number ${JSON.stringify(seat.seat)} ≠ its position ${position}`);
+    problems.push(`seat number ${pythonRepr(seat.seat)} ≠ its position ${position}`);
   }
   if (seat.kind === "human") {
     if (!(nonEmpty(seat.player) && seat.bot === null)) {
@@ -1650,36 +1776,42 @@ function seatProblems(position, seat, count) {
       problems.push("a bot seat has a bot and a null player");
     }
   } else {
-    problems.push(`kind ${JSON.stringify(seat.kind)} is not human or bot`);
+    problems.push(`kind ${pythonRepr(seat.kind)} is not human or bot`);
   }
-  if (!nonEmpty(seat.name)) problems.push(`name ${JSON.stringify(seat.name)} is not a non-empty string`);
+  if (!nonEmpty(seat.name)) problems.push(`name ${pythonRepr(seat.name)} is not a non-empty string`);
   if (!isHex(seat.transcript_sha256, 64)) {
-    problems.push(`transcript_sha256 ${JSON.stringify(seat.transcript_sha256)} is not 64 hex digits`);
+    problems.push(`transcript_sha256 ${pythonRepr(seat.transcript_sha256)} is not 64 hex digits`);
   }
   if (!Number.isInteger(seat.total) || seat.total < 0) {
-    problems.push(`total ${JSON.stringify(seat.total)} is not a count`);
+    problems.push(`total ${pythonRepr(seat.total)} is not a count`);
   }
   if (seat.rank !== null && !(Number.isInteger(seat.rank) && seat.rank >= 1 && seat.rank <= count)) {
-    problems.push(`rank ${JSON.stringify(seat.rank)} is not null or 1..${count}`);
+    problems.push(`rank ${pythonRepr(seat.rank)} is not null or 1..${count}`);
   }
   return problems;
 }
 
 /** What is wrong with a match result's fields and values (empty: nothing). */
 export function matchProblems(result) {
-  const problems = formatProblems(result, MATCH_TYPE);
+  const v2 = isObject(result) && result.type === MATCH_V2_TYPE;
+  const problems = formatProblems(result, v2 ? MATCH_V2_TYPE : MATCH_TYPE);
   if (problems.length) {
     return problems[0] === "not a JSON object" ? ["the result is not a JSON object"] : problems;
   }
-  if (result.type !== MATCH_TYPE) problems.push(`type '${result.type}' ≠ ${MATCH_TYPE}`);
+  if (!MATCH_TYPES.includes(result.type)) {
+    problems.push(`type ${pythonRepr(result.type)} ≠ ${MATCH_TYPE} or ${MATCH_V2_TYPE}`);
+  }
+  if (v2 && result.dealing !== PER_TURN) {
+    problems.push(`dealing ${pythonRepr(result.dealing)} is not ${pythonRepr(PER_TURN)}`);
+  }
   if (!TOKEN.test(result.match)) {
-    problems.push(`match '${result.match}' is not 1 to 64 characters of ${TOKEN_TEXT}`);
+    problems.push(`match ${pythonRepr(result.match)} is not 1 to 64 characters of ${TOKEN_TEXT}`);
   }
   if (!MATCH_KINDS.includes(result.kind)) {
-    problems.push(`kind '${result.kind}' is not practice, computer or table`);
+    problems.push(`kind ${pythonRepr(result.kind)} is not practice, computer or table`);
   }
   if (!Object.hasOwn(SHEETS, result.ruleset)) {
-    problems.push(`ruleset '${result.ruleset}' is no known sheet`);
+    problems.push(`ruleset ${pythonRepr(result.ruleset)} is no known sheet`);
   }
   if (result.epoch < 1) problems.push(`epoch ${result.epoch} is not a positive number`);
   if (result.ended_at < result.created_at) {
@@ -1687,7 +1819,7 @@ export function matchProblems(result) {
   }
   const seeds = result.client_seeds;
   if (seeds.length < 1 || seeds.length > MAX_SEATS || !seeds.every(isClientSeed)) {
-    problems.push(`client_seeds ${JSON.stringify(seeds)} is not 1 to ${MAX_SEATS} client seeds `
+    problems.push(`client_seeds ${pythonRepr(seeds)} is not 1 to ${MAX_SEATS} client seeds `
       + `of 1 to 64 characters of ${TOKEN_TEXT}`);
   }
   const seats = result.seats;
@@ -1701,7 +1833,7 @@ export function matchProblems(result) {
     });
   }
   if (!result.winners.every((w) => Number.isInteger(w))) {
-    problems.push(`winners ${JSON.stringify(result.winners)} is not a list of seat numbers`);
+    problems.push(`winners ${pythonRepr(result.winners)} is not a list of seat numbers`);
   }
   if (!problems.length) {
     const humans = seats.filter((seat) => seat.kind === "human").length;
@@ -1730,7 +1862,8 @@ async function seatChecks(result, seat, transcript) {
   const prefix = `seat ${seat.seat} `;
   const rolls = await seatRolls(result.server_seed, result.client_seeds, result.match,
     seat.seat, result.ruleset);
-  const replayed = replay(transcript, result.ruleset, rolls, { explain: true });
+  const replayed = replay(transcript, result.ruleset, rolls, resultDealing(result),
+    { explain: true });
   const checks = replayed.checks.filter((c) => c.name !== "game complete")
     .map((c) => ({ ...c, name: prefix + c.name }));
   const complete = Object.keys(replayed.boxes).length === SHEETS[result.ruleset].boxes.length;
@@ -1801,7 +1934,7 @@ export async function verifyMatch(answer, publicKeyHex, { commitment: shown = nu
   }
   const problems = matchProblems(result);
   const checks = [aggregate("match format", problems,
-    `a ${MATCH_TYPE} result with exactly its fields, well typed`)];
+    `a ${problems.length ? MATCH_TYPE : result.type} result with exactly its fields, well typed`)];
   if (problems.length) return checks;
   if (!(await ed25519Supported())) {
     checks.push({ name: "match signature", ok: null, detail: NO_ED25519 });
@@ -1814,7 +1947,8 @@ export async function verifyMatch(answer, publicKeyHex, { commitment: shown = nu
       + `${valid ? "" : "not "}a valid Ed25519 signature by key ${short(publicKeyHex)} of the `
       + "result's fields" });
   }
-  const commitment = await matchCommitment(result.server_seed);
+  // The commitment binds the dealing: a v2 result's is the v2 formula, a v1 result's the v1.
+  const commitment = await matchCommitment(result.server_seed, resultDealing(result));
   checks.push({ name: "commitment", ok: commitment === result.commitment,
     detail: `commitment of server seed ${short(result.server_seed)}: `
       + `${compared(commitment, result.commitment)} the result's commitment` });
@@ -1866,7 +2000,7 @@ export function matchEpochKey(ledger, result) {
   }
   if (epoch.epoch !== result.epoch) {
     return { key: null, check: { name: "match epoch", ok: false, detail: `the match ended on `
-      + `${date}, a day of epoch ${epoch.epoch}, not of epoch ${JSON.stringify(result.epoch)}` } };
+      + `${date}, a day of epoch ${epoch.epoch}, not of epoch ${pythonRepr(result.epoch)}` } };
   }
   return { key: epoch.public_key, check: { name: "match epoch", ok: true, detail: `the match `
     + `ended on ${date}, a day of epoch ${epoch.epoch}, whose key ${short(epoch.public_key)} `
