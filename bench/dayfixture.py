@@ -1,8 +1,9 @@
 """A revealed day made on the core, without the service: random legal games, signed receipts.
 
 The ledger holds one epoch entry and the reveals of days 1..``day``; only the last revealed
-date has games. Games are played by a random strategy that keeps the most common face more
-often than not, so five-of-a-kinds, extra bonuses and Joker placements all occur.
+date has games, dealt as that epoch deals (sequentially unless told otherwise). Games are played
+by a random strategy that keeps the most common face more often than not, so five-of-a-kinds,
+extra bonuses and Joker placements all occur.
 """
 
 import datetime as dt
@@ -17,7 +18,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from fairness import ledger, rules
 from fairness.audit import CachedRules, SharedStream
 from fairness.chain import new_epoch, seed_for_day
-from fairness.dice import DiceStream
+from fairness.dice import SEQUENTIAL, DiceStream
 from fairness.sheets import DAILY_RULESETS, get_ruleset
 
 START = "2026-11-27"
@@ -48,10 +49,12 @@ class DayFixture:
 
 
 def make_day(counts: Mapping[str, int], *, day: int = 3, unfinished: int = 0,
-             rng_seed: int = 1, earlier_epoch_days: int = 0) -> DayFixture:
+             rng_seed: int = 1, earlier_epoch_days: int = 0,
+             dealing: str = SEQUENTIAL) -> DayFixture:
     """Play ``counts[ruleset]`` finished games (+ ``unfinished`` abandoned ones per sheet) on
-    day ``day`` of the ledger's last epoch. With ``earlier_epoch_days``, an epoch of that
-    many days, with its own key and all its days revealed, comes before it."""
+    day ``day`` of the ledger's last epoch, which deals ``dealing`` (a v2 entry when per
+    turn). With ``earlier_epoch_days``, an epoch of that many days, dealt sequentially, with
+    its own key and all its days revealed, comes before it."""
     rng = random.Random(rng_seed)
     entries: list = []
     start = dt.date.fromisoformat(START)
@@ -59,10 +62,10 @@ def make_day(counts: Mapping[str, int], *, day: int = 3, unfinished: int = 0,
         _publish_epoch(rng, entries, 1, start, earlier_epoch_days, earlier_epoch_days)
         start += dt.timedelta(days=earlier_epoch_days)
     number = 2 if earlier_epoch_days else 1
-    key, secret, epoch = _publish_epoch(rng, entries, number, start, 30, 0)
+    key, secret, epoch = _publish_epoch(rng, entries, number, start, 30, 0, dealing)
     date = epoch.date_of(day)
     seed = seed_for_day(secret, epoch, day)
-    games = {ruleset: _play_games(rng, key, number, seed, date, ruleset,
+    games = {ruleset: _play_games(rng, key, number, seed, date, ruleset, epoch.dealing,
                                   counts.get(ruleset, 0), unfinished)
              for ruleset in DAILY_RULESETS}
     for index in range(1, day + 1):
@@ -73,13 +76,13 @@ def make_day(counts: Mapping[str, int], *, day: int = 3, unfinished: int = 0,
 
 
 def _publish_epoch(rng: random.Random, entries: list, number: int, start: dt.date, length: int,
-                   revealed_days: int) -> tuple:
-    """Append an epoch entry with a fresh key and secret, and its first reveals (no games);
-    returns (key, secret, epoch)."""
+                   revealed_days: int, dealing: str = SEQUENTIAL) -> tuple:
+    """Append an epoch entry dealing ``dealing`` with a fresh key and secret, and its first
+    reveals (no games); returns (key, secret, epoch)."""
     key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
     public_key = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
     secret = rng.randbytes(32)
-    epoch = new_epoch(secret, start, length)
+    epoch = new_epoch(secret, start, length, dealing)
     entries.append(_signed(key, ledger.epoch_entry(
         seq=len(entries), prev=_prev(entries), number=number, epoch=epoch,
         public_key=public_key, rulesets=DAILY_RULESETS,
@@ -116,9 +119,10 @@ def _reveal_time(date: str) -> str:
 
 
 def _play_games(rng: random.Random, key, epoch: int, seed: bytes, date: str, ruleset: str,
-                finished: int, unfinished: int) -> list:
-    """Published games of one sheet: ``finished`` with receipts, ``unfinished`` abandoned."""
-    stream = SharedStream(DiceStream(seed, date, ruleset))
+                dealing: str, finished: int, unfinished: int) -> list:
+    """Published games of one sheet, dealt ``dealing``: ``finished`` with receipts,
+    ``unfinished`` abandoned."""
+    stream = SharedStream(DiceStream(seed, date, ruleset, dealing))
     scorer = CachedRules(ruleset)
     games = []
     for number in range(finished + unfinished):
@@ -138,15 +142,16 @@ def _play_games(rng: random.Random, key, epoch: int, seed: bytes, date: str, rul
 
 
 def play_game(rng: random.Random, stream: SharedStream, scorer: CachedRules) -> tuple:
-    """One random legal game on ``stream``: its transcript and totals."""
+    """One random legal game on ``stream``, each roll dealt by the stream's dealing: its
+    transcript and totals."""
     ruleset = get_ruleset(stream.ruleset)
     boxes, extra, rolls, transcript = {}, 0, 0, []
-    for _ in ruleset.categories:
+    for turn in range(len(ruleset.categories)):
         dice = None
         turn_rolls = rng.choice((1, 2, 3, 3, 3))
-        for _ in range(turn_rolls):
+        for roll_in_turn in range(turn_rolls):
             hold = NO_HOLD if dice is None else _choose_hold(rng, dice)
-            drawn = stream.roll(rolls)
+            drawn = stream.deal(turn, roll_in_turn, rolls)
             rolls += 1
             dice = tuple(dice[p] if hold[p] else drawn[p] for p in range(5))
             transcript.append({"action": "roll", "hold": list(hold), "dice": list(dice)})

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fairness import DiceStream, Game, get_ruleset
+from fairness.dice import ROLLS_PER_TURN, SEQUENTIAL
 from fairness.game import NO_HOLD
 
 from .dice import HAND_INDEX, KEEP_INDEX, KEEPS, best_sub_keep, keep_values_from, sub_keeps
@@ -46,7 +47,6 @@ from .tables import Table
 GAME_DATE = "2026-01-01"  # the date every seeded bot game's dice stream is bound to
 SEED_DOMAIN = "yacht-daily/bot-game/v1"
 MAX_KEEPS = 31  # the distinct keeps of five different dice, keeping all five aside
-ROLLS_PER_TURN = 3
 FIRST_ROLL_LEFT = ROLLS_PER_TURN - 1  # rolls left once the turn's first roll is showing
 # Turn plans a process keeps (about 55 KB each on a one-column sheet): at 200 tables of two
 # bots three quarters of the bots' turns start from a state another bot planned already.
@@ -311,15 +311,18 @@ def action_for(rules: SheetRules, dice: tuple[int, ...], hand: int, column: int)
     return Roll(tuple(hold_for(tuple(dice), KEEPS[KEEP_CHOICES[hand, column - rules.boxes]])))
 
 
-def seeded_game(seed: int, index: int, ruleset_id: str) -> tuple[DiceStream, np.random.Generator]:
-    """Game ``index`` of run ``seed``: its dice stream and the bot's generator.
+def seeded_game(seed: int, index: int, ruleset_id: str,
+                dealing: str = SEQUENTIAL) -> tuple[DiceStream, np.random.Generator]:
+    """Game ``index`` of run ``seed``: its dice stream, dealt ``dealing``, and the bot's
+    generator.
 
     The stream's seed is sha256 of ``yacht-daily/bot-game/v1|<seed>|<index>`` (date
-    2026-01-01); the generator is numpy's PCG64 seeded with ``SeedSequence([seed, index])``.
+    2026-01-01), whatever the dealing (which only says which slot each roll takes); the
+    generator is numpy's PCG64 seeded with ``SeedSequence([seed, index])``.
     """
     digest = hashlib.sha256(f"{SEED_DOMAIN}|{seed}|{index}".encode()).digest()
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, index])))
-    return DiceStream(digest, GAME_DATE, ruleset_id), rng
+    return DiceStream(digest, GAME_DATE, ruleset_id, dealing), rng
 
 
 def play_bot_game(table: Table, level: Level | str, stream: DiceStream,

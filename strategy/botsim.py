@@ -2,10 +2,11 @@
 
 Every game plays the same turn at the same time; in each turn the games are grouped by
 turn-start state, each group's perceived values are computed once (``plan_turns``) and its games
-roll, keep and score together with numpy. The dice are the games' own dice streams and each
-decision takes the next of the game's uniform numbers, exactly as ``Bot.choose`` does, so a
-simulated game is the game ``play_bot_game`` plays on the same stream and generator: the holds
-and boxes are recorded for ``replay`` to play them again through fairness.Game.
+roll, keep and score together with numpy. The dice are the games' own dice streams, each roll
+taking the slot the stream's dealing gives it (``fairness.dice.roll_slot``), and each decision
+takes the next of the game's uniform numbers, exactly as ``Bot.choose`` does, so a simulated game
+is the game ``play_bot_game`` plays on the same stream and generator: the holds and boxes are
+recorded for ``replay`` to play them again through fairness.Game.
 """
 
 from collections.abc import Iterable, Iterator
@@ -14,6 +15,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from fairness import DiceStream, Game
+from fairness.dice import (
+    DICE_PER_ROLL,
+    ROLLS_PER_TURN,
+    SEQUENTIAL,
+    roll_slot,
+    slots_of_game,
+    validate_dealing,
+)
 from fairness.game import NO_HOLD
 
 from .bots import (
@@ -33,7 +42,6 @@ from .dice import FACES, HAND_INDEX, KEEPS
 from .sheetrules import five_box_ids
 from .tables import Table
 
-ROLLS_PER_TURN = 3
 STATES_PER_PLAN = 512  # turn-start states planned at once: keeps the plan arrays small
 GAMES_PER_BATCH = 20_000  # games simulated at once by play_seeded
 
@@ -72,25 +80,29 @@ def leftmost_holds(dice: np.ndarray, keeps: np.ndarray) -> np.ndarray:
 class SeededGames:
     """The inputs of games ``start .. start + count - 1`` of run ``seed``.
 
-    ``dice`` (count, rolls, 5): each game's rolls in stream order; ``uniforms``
-    (count, rolls): each game's draws, one per decision.
+    ``dice`` (count, slots, 5): each game's slots in stream order (every slot a game can take,
+    3 per box); ``uniforms`` (count, slots): each game's draws, one per decision (a game makes
+    at most one per roll); ``dealing``: which slot each roll takes.
     """
 
     dice: np.ndarray
     uniforms: np.ndarray
+    dealing: str = SEQUENTIAL
 
 
-def seeded_games(seed: int, count: int, ruleset_id: str, boxes: int,
-                 start: int = 0) -> SeededGames:
-    """The dice and uniforms of ``count`` seeded games (``bots.seeded_game``)."""
-    rolls = ROLLS_PER_TURN * boxes
-    dice = np.empty((count, rolls, 5), dtype=np.int8)
-    uniforms = np.empty((count, rolls))
+def seeded_games(seed: int, count: int, ruleset_id: str, boxes: int, start: int = 0,
+                 dealing: str = SEQUENTIAL) -> SeededGames:
+    """The dice and uniforms of ``count`` seeded games dealt ``dealing``
+    (``bots.seeded_game``)."""
+    slots = slots_of_game(boxes)
+    dice = np.empty((count, slots, DICE_PER_ROLL), dtype=np.int8)
+    uniforms = np.empty((count, slots))
     for offset in range(count):
-        stream, rng = seeded_game(seed, start + offset, ruleset_id)
-        dice[offset] = np.array(stream.dice(5 * rolls), dtype=np.int8).reshape(rolls, 5)
-        uniforms[offset] = rng.random(rolls)
-    return SeededGames(dice, uniforms)
+        stream, rng = seeded_game(seed, start + offset, ruleset_id, dealing)
+        dice[offset] = np.array(stream.dice(DICE_PER_ROLL * slots),
+                                dtype=np.int8).reshape(slots, DICE_PER_ROLL)
+        uniforms[offset] = rng.random(slots)
+    return SeededGames(dice, uniforms, validate_dealing(dealing))
 
 
 @dataclass(frozen=True)
@@ -144,10 +156,16 @@ class _Batch:
             games = order[bounds[part] : bounds[part + 1]]
             self._play_group(turn, plan, games, inverse[games] - start)
 
+    def _drawn(self, games: np.ndarray, turn: int, roll_in_turn: int) -> np.ndarray:
+        """The fresh dice of roll ``roll_in_turn`` of turn ``turn`` in each of ``games``, from
+        the slot the dealing gives it; counts the roll as taken."""
+        slots = roll_slot(self.games.dealing, turn, roll_in_turn, self.rolls_taken[games])
+        self.rolls_taken[games] += 1
+        return self.games.dice[games, slots]
+
     def _play_group(self, turn: int, plan: TurnPlan, games: np.ndarray, states: np.ndarray) -> None:
         """Play one turn of ``games``, whose states are rows ``states`` of ``plan``."""
-        dice = self.games.dice[games, self.rolls_taken[games]]
-        self.rolls_taken[games] += 1
+        dice = self._drawn(games, turn, 0)
         for rolls_left in range(ROLLS_PER_TURN - 1, -1, -1):
             hands = hand_indices(dice)
             values = choice_values(plan, self.level, states, hands, rolls_left,
@@ -165,9 +183,9 @@ class _Batch:
                 return
             kept = KEEP_CHOICES[hands[keep], columns[keep] - self.table.rules.boxes]
             holds = leftmost_holds(dice, kept)
-            self.holds[games, turn, ROLLS_PER_TURN - 1 - rolls_left] = holds
-            dice = np.where(holds, dice, self.games.dice[games, self.rolls_taken[games]])
-            self.rolls_taken[games] += 1
+            roll_in_turn = ROLLS_PER_TURN - rolls_left
+            self.holds[games, turn, roll_in_turn - 1] = holds
+            dice = np.where(holds, dice, self._drawn(games, turn, roll_in_turn))
 
     def _score(self, turn: int, plan: TurnPlan, rolls_left: int, games: np.ndarray,
                states: np.ndarray, hands: np.ndarray, boxes: np.ndarray) -> None:
@@ -218,8 +236,10 @@ def replay(table: Table, simulated: SimulatedGames, index: int, stream: DiceStre
     return game
 
 
-def play_seeded(table: Table, level: Level, seed: int, count: int) -> Iterator[Game]:
-    """Games ``0 .. count - 1`` of run ``seed``: decided in batches, played through fairness.Game.
+def play_seeded(table: Table, level: Level, seed: int, count: int,
+                dealing: str = SEQUENTIAL) -> Iterator[Game]:
+    """Games ``0 .. count - 1`` of run ``seed`` dealt ``dealing``: decided in batches, played
+    through fairness.Game.
 
     Each game's every action is applied by fairness.Game on the game's own stream, so every
     move is checked by the rules and the scores are fairness's. Batches of GAMES_PER_BATCH
@@ -227,10 +247,10 @@ def play_seeded(table: Table, level: Level, seed: int, count: int) -> Iterator[G
     """
     for start in range(0, count, GAMES_PER_BATCH):
         size = min(GAMES_PER_BATCH, count - start)
-        games = seeded_games(seed, size, table.ruleset_id, table.rules.boxes, start)
+        games = seeded_games(seed, size, table.ruleset_id, table.rules.boxes, start, dealing)
         simulated = simulate(table, level, games)
         for offset in range(size):
-            stream = seeded_game(seed, start + offset, table.ruleset_id)[0]
+            stream = seeded_game(seed, start + offset, table.ruleset_id, dealing)[0]
             yield replay(table, simulated, offset, stream)
 
 

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fairness.dice import ROLLS_PER_TURN
+
 from .dice import HAND_INDEX, KEEP_INDEX, sub_keeps
 from .position import Position
 from .tables import Table  # or a strategy.columns.ColumnsTable: the same methods
-from .turn import ROLLS_PER_TURN, turn_values
+from .turn import turn_values
 
 FIRST_ROLL_LEFT = ROLLS_PER_TURN - 1  # rolls left once the turn's first roll is showing
 RECENT_TURNS = 64  # turn-start states kept per table: a turn's decisions share one

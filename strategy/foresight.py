@@ -1,12 +1,25 @@
 """The perfect-foresight maximum: the best total any line of play can reach on a known stream.
 
 Knowing every die of the day in advance, a player chooses at each turn how many of the three
-rolls to take and which positions to hold, then a box. Roll ``n`` of the game takes dice
-``5n .. 5n+4`` of the stream whatever is held, so stopping a turn early shifts every later
-turn's dice: the future depends on the stream position. This module finds the exact maximum
-by dynamic programming over the states (rolls taken, boxes filled, upper total capped at 63,
-"the five-of-a-kind box holds 50"), and the line that reaches it, in the transcript form of
-``fairness.game``. docs/strategy.md defines it and proves the search exact.
+rolls to take and which positions to hold, then a box. A roll takes the five dice of one slot
+of the stream (slot ``n`` is dice ``5n .. 5n+4``) whatever is held, and the stream's dealing
+(``fairness.dice``) says which:
+
+- ``per-turn``: roll ``r`` of turn ``t`` takes slot ``3t + r``. A turn's dice depend on the
+  turn alone, so a turn start is (boxes filled, upper total capped at 63, "the five-of-a-kind
+  box holds 50"): its turn is the number of boxes filled. A die held through the later rolls
+  stays, so every hand a turn can end with, three rolls reach: one table per turn, each filled
+  from the next with the end hands of the turn's three slots.
+- ``sequential``: roll ``n`` of the game takes slot ``n``, so stopping a turn early shifts every
+  later turn's dice and a turn start also holds the rolls taken: one table per roll position,
+  each filled from the three after it, once per number of rolls the turn takes.
+
+Either way this module finds the exact maximum by dynamic programming over those states, and
+the line that reaches it, in the transcript form of ``fairness.game``. Filling a box is a
+whole-table numpy operation (2^free × 2 × 64 values at most); a search fills each free box once
+per table and set of end hands: about ``free²`` fillings dealt per turn (169 on Yahtzee), about
+``9 × free²`` sequentially (3 × 37 × 13 = 1,443), where there are three times as many tables and
+three sets of end hands each. docs/strategy.md defines the maximum and proves the search exact.
 """
 
 from collections.abc import Callable, Mapping, Sequence
@@ -17,7 +30,14 @@ from itertools import product
 import numpy as np
 
 from fairness import DiceStream, Ruleset, get_ruleset, rules
-from fairness.game import ROLLS_PER_TURN
+from fairness.dice import (
+    DICE_PER_ROLL,
+    PER_TURN,
+    ROLLS_PER_TURN,
+    SEQUENTIAL,
+    slots_of_game,
+    validate_dealing,
+)
 from fairness.sheets import UPPER, UPPER_BONUS_THRESHOLD
 
 Hand = tuple[int, int, int, int, int]
@@ -33,12 +53,14 @@ class ForesightResult:
     """The foresight maximum of one stream on one sheet and a line of play that reaches it.
 
     ``total``: the best final total (boxes, upper bonus and extra five-of-a-kind bonuses).
-    ``line``: the actions from the start state, as ``fairness.game`` transcript entries.
+    ``line``: the actions from the start state, as ``fairness.game`` transcript entries; they
+    replay on a stream dealt ``dealing``.
     """
 
     ruleset: str
     total: int
     line: tuple[Mapping, ...]
+    dealing: str = SEQUENTIAL
 
     @property
     def rolls(self) -> int:
@@ -53,32 +75,49 @@ def foresight_maximum(
     boxes: Mapping[str, int] | None = None,
     rolls_taken: int = 0,
     extra_bonus: int = 0,
+    dealing: str = SEQUENTIAL,
 ) -> ForesightResult:
-    """The best final total reachable on ``dice`` and a line reaching it, by exact search.
+    """The best final total reachable on ``dice`` dealt ``dealing`` and a line reaching it, by
+    exact search.
 
     ``dice`` is the stream from its first die (at least ``5 × 3 × boxes`` dice), or a callable
-    giving roll ``n``'s five dice like ``DiceStream.roll``. The search starts from an empty
+    giving slot ``n``'s five dice like ``DiceStream.roll``. The search starts from an empty
     sheet, or from the turn start where ``boxes`` are filled with those points, ``rolls_taken``
-    rolls are used and ``extra_bonus`` points of extra five-of-a-kind bonus are earned.
+    rolls are used and ``extra_bonus`` points of extra five-of-a-kind bonus are earned. Dealt
+    per turn, the turn's slots follow from the boxes filled and ``rolls_taken`` changes nothing.
+    Sheets of several columns are refused (ValueError): their 2^39 filled-box sets are out of
+    reach of an exact search.
     """
     ruleset = get_ruleset(ruleset_id)
+    if ruleset.columns > 1:
+        raise ValueError(f"{ruleset.id} has {ruleset.columns} columns: the exact search covers "
+                         f"one-column sheets ({len(ruleset.categories)} boxes are 2^"
+                         f"{len(ruleset.categories)} filled-box sets)")
     sheet = rules.validate_sheet(ruleset, dict(boxes or {}))
-    search = _Search(ruleset, sheet, rolls_taken, extra_bonus, dice)
+    search = _Search(ruleset, sheet, rolls_taken, extra_bonus, dice, validate_dealing(dealing))
     return search.best_line()
 
 
-def foresight_for_day(seed, date, ruleset_id: str) -> ForesightResult:
-    """The foresight maximum of the day's stream of ``ruleset_id`` (seed as for DiceStream)."""
-    stream = DiceStream(seed, date, ruleset_id)
-    rolls = ROLLS_PER_TURN * len(get_ruleset(ruleset_id).categories)
-    return foresight_maximum(ruleset_id, stream.dice(5 * rolls))
+def foresight_for_day(seed, date, ruleset_id: str, dealing: str = SEQUENTIAL) -> ForesightResult:
+    """The foresight maximum of the day's stream of ``ruleset_id`` dealt ``dealing`` (seed as
+    for DiceStream; the dealing is the date's epoch's: sequential for a v1 epoch)."""
+    stream = DiceStream(seed, date, ruleset_id, dealing)
+    slots = slots_of_game(len(get_ruleset(ruleset_id).categories))
+    return foresight_maximum(ruleset_id, stream.dice(DICE_PER_ROLL * slots),
+                             dealing=stream.dealing)
 
 
 class _Search:
-    """The value tables of every state from the start state on, and the line they give."""
+    """The value tables of every state from the start state on, and the line they give.
 
-    def __init__(self, ruleset, sheet, rolls_taken, extra_bonus, dice):
-        """Read the rolls the free boxes can use and fill the value tables backwards."""
+    A table is kept per *position*: per turn (0 = the start state's) when dealing per turn, per
+    roll taken since the start state when dealing sequentially. ``rolls[i]`` is the ``i``-th
+    slot the free boxes can use: slot ``3 × boxes filled + i`` per turn, ``rolls_taken + i``
+    sequentially; a position's turn reads ``rolls[first_roll(position) + j]`` at its roll ``j``.
+    """
+
+    def __init__(self, ruleset, sheet, rolls_taken, extra_bonus, dice, dealing):
+        """Read the slots the free boxes can use and fill the value tables backwards."""
         for name, number in (("rolls_taken", rolls_taken), ("extra_bonus", extra_bonus),
                              *((f"points of {box}", p) for box, p in sheet.items())):
             if type(number) is not int or number < 0:
@@ -86,10 +125,12 @@ class _Search:
         self.ruleset = ruleset
         self.sheet = dict(sheet)
         self.start_extra = extra_bonus
+        self.dealing = dealing
         self.free = tuple(c.id for c in ruleset.categories if c.id not in sheet)
         if not self.free:
             raise ValueError("the sheet is already full: there is nothing to search")
-        self.rolls = _read_rolls(dice, rolls_taken, ROLLS_PER_TURN * len(self.free))
+        first_slot = ROLLS_PER_TURN * len(sheet) if dealing == PER_TURN else rolls_taken
+        self.rolls = _read_rolls(dice, first_slot, ROLLS_PER_TURN * len(self.free))
         self.five_box = ruleset.five_of_a_kind_box
         self.upper_boxes = {c.id for c in ruleset.categories if c.section == UPPER}
         self.tracks_upper = ruleset.upper_bonus > 0
@@ -97,8 +138,44 @@ class _Search:
         self.start_state = self._state_of(sheet)
         self.values = _fill_values(self)
 
+    @property
+    def last_position(self) -> int:
+        """The position at which the sheet is full, whatever line led there (per turn), or
+        the furthest one (sequentially: every turn takes three rolls)."""
+        turns = len(self.free)
+        return turns if self.dealing == PER_TURN else ROLLS_PER_TURN * turns
+
+    def first_roll(self, position: int) -> int:
+        """The index in ``rolls`` of the first roll of the turn starting at ``position``."""
+        return ROLLS_PER_TURN * position if self.dealing == PER_TURN else position
+
+    def next_position(self, position: int, rolls: int) -> int:
+        """Where the next turn starts after a turn of ``rolls`` rolls from ``position``."""
+        return position + 1 if self.dealing == PER_TURN else position + rolls
+
+    def turn_ends(self, position: int) -> list[tuple[int, dict[Hand, tuple]]]:
+        """The ways a turn from ``position`` can end, for the tables: (next position, the end
+        hands that lead there), none when no turn starts there.
+
+        Per turn: the turn reads its three slots whatever it stops at, and a die held through
+        the later rolls stays, so the hands one or two rolls reach, three reach too: one entry,
+        at the next turn. Sequentially: one entry per number of rolls, each reading that many
+        slots; a turn starting at relative roll r has at least r / 3 turns behind it and at most
+        one box fewer than there are free, so from the last three positions (full sheet only)
+        no turn starts.
+        """
+        first = self.first_roll(position)
+        if self.dealing == PER_TURN:
+            if position == self.last_position:
+                return []
+            return [(position + 1, end_hands(self.rolls, first, ROLLS_PER_TURN))]
+        if position > self.last_position - ROLLS_PER_TURN:
+            return []
+        return [(position + rolls, end_hands(self.rolls, first, rolls))
+                for rolls in range(1, ROLLS_PER_TURN + 1)]
+
     def _state_of(self, sheet: Mapping[str, int]) -> tuple[int, ...]:
-        """The table index of a turn start with ``sheet`` filled (rolls aside)."""
+        """The table index of a turn start with ``sheet`` filled (its position aside)."""
         filled = tuple(int(box in sheet) for box in self.free)
         return filled + (self.fifty_index(sheet), self.upper_index(sheet))
 
@@ -115,25 +192,25 @@ class _Search:
 
     def best_line(self) -> ForesightResult:
         """Follow the tables from the start state and return the line with its total."""
-        sheet, extra, roll = dict(self.sheet), self.start_extra, 0
+        sheet, extra, position = dict(self.sheet), self.start_extra, 0
         line: list[Mapping] = []
         while len(sheet) < len(self.ruleset.categories):
-            turn = self._best_turn(roll, sheet)
-            line.extend(turn.entries(self.rolls, roll))
+            turn = self._best_turn(position, sheet)
+            line.extend(turn.entries(self.rolls, self.first_roll(position)))
             sheet[turn.box] = turn.points
             extra += turn.bonus
-            roll += turn.rolls
+            position = self.next_position(position, turn.rolls)
         total = rules.totals(self.ruleset.id, sheet, extra).total
         if total != self._start_total() + int(self.values[0][self.start_state]):
             raise RuntimeError("foresight line and value tables disagree")
-        return ForesightResult(self.ruleset.id, total, tuple(line))
+        return ForesightResult(self.ruleset.id, total, tuple(line), self.dealing)
 
     def _start_total(self) -> int:
         """The total the start state already has."""
         return rules.totals(self.ruleset.id, self.sheet, self.start_extra).total
 
-    def _best_turn(self, roll: int, sheet: Mapping[str, int]) -> "_Turn":
-        """The turn from roll ``roll`` with ``sheet`` filled that attains the table's value.
+    def _best_turn(self, position: int, sheet: Mapping[str, int]) -> "_Turn":
+        """The turn from ``position`` with ``sheet`` filled that attains the table's value.
 
         Every reachable end hand and every box ``fairness.rules`` allows for it is weighed with
         the rules' own scores, so this also checks the table at each state of the line.
@@ -142,15 +219,16 @@ class _Search:
         state = self._state_of(sheet)
         best: _Turn | None = None
         best_value: int | None = None
+        first = self.first_roll(position)
         for rolls in range(1, ROLLS_PER_TURN + 1):
-            for hand, sources in end_hands(self.rolls, roll, rolls).items():
+            for hand, sources in end_hands(self.rolls, first, rolls).items():
                 scores, bonus = self._scores_now(hand, sheet)
                 for box in rules.placement(self.ruleset.id, hand, sheet).allowed:
                     turn = _Turn(rolls, sources, box, scores[box], bonus)
-                    value = self._turn_value(roll, state, turn, sheet)
+                    value = self._turn_value(position, turn, sheet)
                     if best_value is None or value > best_value:
                         best, best_value = turn, value
-        if best_value != self.values[roll][state]:
+        if best_value != self.values[position][state]:
             raise RuntimeError("foresight tables are not the best value of their state")
         return best
 
@@ -164,13 +242,14 @@ class _Search:
         scores = {box: rules.score(self.ruleset.id, box, hand, sheet) for box in self.free}
         return scores, rules.extra_bonus(self.ruleset.id, hand, sheet)
 
-    def _turn_value(self, roll, state, turn: "_Turn", sheet) -> int:
+    def _turn_value(self, position: int, turn: "_Turn", sheet) -> int:
         """The points ``turn`` earns (with the bonus it crosses) plus its next state's value."""
         after = {**sheet, turn.box: turn.points}
         upper_before, upper_after = self.upper_index(sheet), self.upper_index(after)
         crossed = upper_before < UPPER_BONUS_THRESHOLD <= upper_after
         earned = turn.points + turn.bonus + (self.ruleset.upper_bonus if crossed else 0)
-        return earned + int(self.values[roll + turn.rolls][self._state_of(after)])
+        after_turn = self.next_position(position, turn.rolls)
+        return earned + int(self.values[after_turn][self._state_of(after)])
 
 
 @dataclass(frozen=True)
@@ -184,7 +263,7 @@ class _Turn:
     bonus: int
 
     def entries(self, stream_rolls: Sequence[Hand], first: int) -> list[Mapping]:
-        """The transcript entries of this turn, its first roll being ``first``."""
+        """The transcript entries of this turn, its first roll being ``stream_rolls[first]``."""
         entries: list[Mapping] = []
         dice: list[int] = []
         for step in range(self.rolls):
@@ -199,7 +278,8 @@ class _Turn:
 
 
 def end_hands(stream_rolls: Sequence[Hand], first: int, rolls: int) -> dict[Hand, tuple]:
-    """Every hand (sorted) a turn can end with after ``rolls`` rolls from roll ``first``.
+    """Every hand (sorted) a turn can end with after ``rolls`` rolls, its roll ``j`` drawing
+    ``stream_rolls[first + j]``.
 
     Position ``i`` ends with the die of any one of those rolls: held at every reroll after the
     roll that drew it. Each hand maps to the first ``sources`` giving it in enumeration order,
@@ -213,41 +293,40 @@ def end_hands(stream_rolls: Sequence[Hand], first: int, rolls: int) -> dict[Hand
 
 
 def _read_rolls(dice, start: int, count: int) -> list[Hand]:
-    """Rolls ``start .. start + count - 1`` of the stream, relative to ``start``."""
+    """Slots ``start .. start + count - 1`` of the stream, relative to ``start``."""
     if callable(dice):
         rolls = [tuple(dice(start + n)) for n in range(count)]
     else:
-        needed = 5 * (start + count)
+        needed = DICE_PER_ROLL * (start + count)
         if len(dice) < needed:
             raise ValueError(f"the search needs the first {needed} dice, got {len(dice)}")
-        rolls = [tuple(dice[5 * n : 5 * n + 5]) for n in range(start, start + count)]
+        rolls = [tuple(dice[DICE_PER_ROLL * n : DICE_PER_ROLL * (n + 1)])
+                 for n in range(start, start + count)]
     return [rules.validate_dice(roll) for roll in rolls]
 
 
 def _fill_values(search: _Search) -> list[np.ndarray]:
-    """Value tables by relative roll: the most points still to earn from each turn start.
+    """Value tables by position: the most points still to earn from each turn start.
 
     A table has one axis per free box (1 = filled), then the fifty flag, then the capped
-    upper total. Roll positions are filled from the last one back; a turn from roll ``r`` ends
-    at roll ``r + 1``, ``r + 2`` or ``r + 3``, so each table needs only the three after it.
+    upper total. Positions are filled from the last one back: a turn ends at a later position
+    (``_Search.turn_ends``: the next one per turn, one of the three after it sequentially).
+    Dealt per turn, table ``t`` means something only where ``t`` of the free boxes are filled.
     """
     free_count = len(search.free)
     shape = (2,) * free_count + (
         2 if search.tracks_fifty else 1,
         UPPER_BONUS_THRESHOLD + 1 if search.tracks_upper else 1,
     )
-    last_roll = ROLLS_PER_TURN * free_count
+    last = search.last_position
     boxes = _BoxMoves(search)
-    values: list[np.ndarray] = [None] * (last_roll + 1)
-    for roll in range(last_roll, -1, -1):
+    values: list[np.ndarray] = [None] * (last + 1)
+    for position in range(last, -1, -1):
         table = np.full(shape, _UNREACHABLE, dtype=_VALUE_TYPE)
         table[(1,) * free_count] = 0
-        # A turn starting at relative roll r has at least r / 3 turns behind it, and at most
-        # one box fewer than there are free: later positions hold only the full sheet.
-        if roll <= last_roll - ROLLS_PER_TURN:
-            for rolls in range(1, ROLLS_PER_TURN + 1):
-                boxes.relax(table, values[roll + rolls], end_hands(search.rolls, roll, rolls))
-        values[roll] = table
+        for after, hands in search.turn_ends(position):
+            boxes.relax(table, values[after], hands)
+        values[position] = table
     return values
 
 

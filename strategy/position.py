@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from fairness import Game, rules
-from fairness.game import ROLLS_PER_TURN
+from fairness.dice import ROLLS_PER_TURN
 
 from .errors import InvalidPosition
 from .sheetrules import SheetRules

@@ -27,6 +27,7 @@ from functools import cache
 import numpy as np
 
 from fairness import FairnessError, Game, get_ruleset
+from fairness.dice import ROLLS_PER_TURN
 from fairness.rules import totals_of_valid
 
 from .dice import HAND_INDEX, KEEP_INDEX, best_sub_keep, keep_values_from, sub_keeps
@@ -35,7 +36,6 @@ from .evaluate import FIRST_ROLL_LEFT, expected_from_turn_start
 from .policy import TIE
 from .position import Position
 from .tables import Table
-from .turn import ROLLS_PER_TURN
 
 _ANY_DATE = "2000-01-01"  # the transcript alone fixes the play; the date is only a label
 

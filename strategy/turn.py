@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dice import FIRST_ROLL, best_sub_keep, keep_values_from
+from fairness.dice import ROLLS_PER_TURN
 
-ROLLS_PER_TURN = 3
+from .dice import FIRST_ROLL, best_sub_keep, keep_values_from
 
 
 @dataclass(frozen=True)

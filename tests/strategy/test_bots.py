@@ -1,5 +1,6 @@
 """Bots: legal games through fairness.Game, seeded determinism, the perfect bot is the engine's
-policy, the batch simulator plays the turn-by-turn bot's games, and the levels are ordered."""
+policy, the batch simulator plays the turn-by-turn bot's games (under either dealing), and the
+levels are ordered."""
 
 import math
 
@@ -7,6 +8,7 @@ import numpy as np
 import pytest
 
 from fairness import DAILY_RULESETS, Game, replay
+from fairness.dice import DEALINGS, PER_TURN
 from fairness.game import NO_HOLD
 from strategy import Position, perfect_choice, play_game
 from strategy.bots import LEVELS, Bot, Roll, Score, get_level, pick, play_bot_game, seeded_game
@@ -21,10 +23,12 @@ def table(request, solved):
     return solved(request.param)
 
 
+@pytest.mark.parametrize("dealing", DEALINGS)
 @pytest.mark.parametrize("level", list(LEVELS))
-def test_every_level_plays_legal_finished_games(table, level):
+def test_every_level_plays_legal_finished_games(table, level, dealing):
     for index in range(2):
-        stream, rng = seeded_game(SEED, index, table.ruleset_id)
+        stream, rng = seeded_game(SEED, index, table.ruleset_id, dealing)
+        assert stream.dealing == dealing
         game = play_bot_game(table, level, stream, rng)
         assert game.finished
         assert replay(game.transcript, stream).totals() == game.totals()
@@ -77,14 +81,16 @@ def test_the_first_roll_of_a_turn_holds_nothing_and_draws_nothing(table):
     assert rng.bit_generator.state == before
 
 
+@pytest.mark.parametrize("dealing", DEALINGS)
 @pytest.mark.parametrize("level", list(LEVELS))
-def test_the_simulator_plays_the_turn_by_turn_bots_games(table, level):
-    """Game for game: same transcript as Bot through fairness.Game, same score."""
-    games = list(play_seeded(table, LEVELS[level], SEED, 12))
+def test_the_simulator_plays_the_turn_by_turn_bots_games(table, level, dealing):
+    """Game for game: same transcript as Bot through fairness.Game on the stream dealt the
+    same way, same score."""
+    games = list(play_seeded(table, LEVELS[level], SEED, 12, dealing))
     simulated = simulate(table, LEVELS[level], seeded_games(SEED, 12, table.ruleset_id,
-                                                            table.rules.boxes))
+                                                            table.rules.boxes, dealing=dealing))
     for index, game in enumerate(games):
-        stream, rng = seeded_game(SEED, index, table.ruleset_id)
+        stream, rng = seeded_game(SEED, index, table.ruleset_id, dealing)
         assert play_bot_game(table, level, stream, rng).transcript == game.transcript
         assert game.totals().total == simulated.scores[index]
     figures = summary(games)
@@ -107,6 +113,24 @@ def test_levels_are_ordered_easy_medium_hard_perfect(solved, sheet):
         difference = stronger - weaker
         standard_error = difference.std(ddof=1) / math.sqrt(len(difference))
         assert difference.mean() > 4 * standard_error
+
+
+def test_the_dealings_deal_the_same_first_turn_and_per_turn_ignores_early_stops(table):
+    """On one seeded stream both dealings start with slot 0; per turn, turn t's first roll is
+    slot 3t in every game, however many rolls the turns before it took."""
+    per_turn = list(play_seeded(table, LEVELS["easy"], SEED, 12, PER_TURN))
+    sequential = list(play_seeded(table, LEVELS["easy"], SEED, 12))
+    stops = 0
+    for index, (game, other) in enumerate(zip(per_turn, sequential, strict=True)):
+        assert game.transcript[0] == other.transcript[0]
+        stream = seeded_game(SEED, index, table.ruleset_id, PER_TURN)[0]
+        turn = 0
+        for before, entry in zip(game.transcript, game.transcript[1:], strict=False):
+            if before["action"] == "score":
+                turn += 1
+                assert entry["dice"] == list(stream.roll(3 * turn))
+        stops += game.rolls_taken < 3 * table.rules.boxes
+    assert stops > 0  # some turn stopped early, so sequential dealing would have shifted
 
 
 def test_pick_at_temperature_zero_takes_the_first_choice_within_the_tie():

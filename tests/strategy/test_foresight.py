@@ -1,4 +1,5 @@
-"""The perfect-foresight maximum: equal to brute force, replayable, never beaten by a real game.
+"""The perfect-foresight maximum: equal to brute force, replayable, never beaten by a real game,
+under either dealing (``fairness.dice``: per turn, sequential).
 
 The brute force here shares nothing with ``strategy.foresight`` but ``fairness``: it plays
 every one of a turn's 1 + 32 + 32² hold sequences through ``fairness.Game`` and scores every
@@ -11,6 +12,7 @@ from collections import Counter
 import pytest
 
 from fairness import DiceStream, Game, get_ruleset, replay
+from fairness.dice import DEALINGS, PER_TURN, SEQUENTIAL, roll_slot
 from fairness.sheets import UPPER, UPPER_BONUS_THRESHOLD
 from strategy.foresight import foresight_for_day, foresight_maximum
 
@@ -21,17 +23,23 @@ HOLDS = [[bool(mask >> i & 1) for i in range(5)] for mask in range(32)]
 
 
 class ListStream:
-    """A DiceStream-like source that reads a fixed list of dice (roll n takes 5n..5n+4)."""
+    """A DiceStream-like source that reads a fixed list of dice (slot n is dice 5n..5n+4),
+    dealt ``dealing``."""
 
-    def __init__(self, ruleset_id: str, dice: list[int]):
+    def __init__(self, ruleset_id: str, dice: list[int], dealing: str = SEQUENTIAL):
         """Serve ``dice`` to games of ``ruleset_id`` on DATE."""
         self.date = DATE
         self.ruleset = ruleset_id
         self.dice = list(dice)
+        self.dealing = dealing
 
     def roll(self, number: int) -> tuple[int, ...]:
-        """The five dice of roll ``number``."""
+        """The five dice of slot ``number``."""
         return tuple(self.dice[5 * number : 5 * number + 5])
+
+    def deal(self, turn: int, roll_in_turn: int, rolls_taken: int) -> tuple[int, ...]:
+        """The five dice of a game's roll, by the stream's dealing (``DiceStream.deal``)."""
+        return self.roll(roll_slot(self.dealing, turn, roll_in_turn, rolls_taken))
 
 
 def random_dice(rng: random.Random, count: int, faces=(1, 2, 3, 4, 5, 6)) -> list[int]:
@@ -65,7 +73,8 @@ def brute_force(game: Game, stream: ListStream) -> int:
 
     The points still to come from a turn start depend only on the rolls taken, which boxes
     are filled, the upper total up to 63 and whether the five-of-a-kind box holds 50: the
-    search remembers them by that.
+    search remembers them by that (under either dealing: per turn the rolls taken change
+    nothing, and remembering them only repeats work).
     """
     ruleset = get_ruleset(game.ruleset)
     upper_boxes = {c.id for c in ruleset.categories if c.section == UPPER}
@@ -190,24 +199,31 @@ SMALL_CASES = [
 ]
 
 
+@pytest.mark.parametrize("dealing", DEALINGS)
 @pytest.mark.parametrize(("ruleset_id", "boxes", "rolls_taken", "faces", "seed"), SMALL_CASES)
-def test_equals_brute_force_on_small_sheets(ruleset_id, boxes, rolls_taken, faces, seed):
+def test_equals_brute_force_on_small_sheets(ruleset_id, boxes, rolls_taken, faces, seed,
+                                            dealing):
     """On sheets with two or three free boxes the search finds exactly the brute-force best."""
-    free = len(get_ruleset(ruleset_id).categories) - len(boxes)
-    dice = random_dice(random.Random(seed), 5 * (rolls_taken + 3 * free), faces)
-    stream = ListStream(ruleset_id, dice)
+    dice = random_dice(random.Random(seed), 5 * 3 * len(get_ruleset(ruleset_id).categories)
+                       + 5 * rolls_taken, faces)
+    stream = ListStream(ruleset_id, dice, dealing)
     start = start_game(ruleset_id, boxes, rolls_taken)
-    result = foresight_maximum(ruleset_id, dice, boxes=boxes, rolls_taken=rolls_taken)
+    result = foresight_maximum(ruleset_id, dice, boxes=boxes, rolls_taken=rolls_taken,
+                               dealing=dealing)
+    assert result.dealing == dealing
     assert result.total == brute_force(start, stream)
     end = play_line(start, result.line, stream)
     assert end.finished and end.totals().total == result.total
 
 
-@pytest.fixture(scope="module", params=["yacht", "yacht-bonus", "yahtzee"])
+@pytest.fixture(scope="module", params=[(sheet, dealing) for dealing in DEALINGS
+                                        for sheet in ("yacht", "yacht-bonus", "yahtzee")],
+                ids="-".join)
 def day(request):
-    """A daily sheet's stream and its foresight result."""
-    ruleset_id = request.param
-    return DiceStream(SEED, DATE, ruleset_id), foresight_for_day(SEED, DATE, ruleset_id)
+    """A daily sheet's stream, dealt either way, and its foresight result."""
+    ruleset_id, dealing = request.param
+    return (DiceStream(SEED, DATE, ruleset_id, dealing),
+            foresight_for_day(SEED, DATE, ruleset_id, dealing))
 
 
 def test_line_replays_to_its_total(day):
@@ -217,6 +233,26 @@ def test_line_replays_to_its_total(day):
     assert game.finished
     assert game.totals().total == result.total
     assert result.rolls == game.rolls_taken
+    assert result.dealing == stream.dealing
+
+
+@pytest.mark.parametrize("sheet", ["yacht", "yacht-bonus", "yahtzee", "yahtzee-no-joker",
+                                   "yahtzee-no-bonus", "yatzy"])
+def test_per_turn_lines_replay_action_by_action_on_several_days(sheet):
+    """Dealt per turn, every line is the game fairness.Game plays on the stream, action for
+    action, and each turn's first roll shows its own slot ``3t`` (stopping never shifts it)."""
+    for index in range(3):
+        seed = bytes([index + 1]) * 32
+        stream = DiceStream(seed, DATE, sheet, PER_TURN)
+        result = foresight_for_day(seed, DATE, sheet, PER_TURN)
+        end = play_line(Game.new(sheet, DATE), result.line, stream)
+        assert end.finished and end.totals().total == result.total
+        previous = (None, *result.line[:-1])
+        turn_starts = [entry["dice"] for before, entry in zip(previous, result.line, strict=True)
+                       if entry["action"] == "roll"
+                       and (before is None or before["action"] == "score")]
+        assert turn_starts == [list(stream.roll(3 * turn))
+                               for turn in range(len(get_ruleset(sheet).categories))]
 
 
 def test_no_legal_game_beats_it(day):
@@ -235,29 +271,55 @@ def test_no_legal_game_beats_it(day):
     assert max(totals) <= result.total
 
 
-def test_all_sixes_known_maxima():
-    """A stream of nothing but sixes: the maxima worked out by hand, Joker and +100 included."""
+@pytest.mark.parametrize("dealing", DEALINGS)
+def test_all_sixes_known_maxima(dealing):
+    """A stream of nothing but sixes: the maxima worked out by hand, Joker and +100 included
+    (every slot is the same, so the dealing changes nothing)."""
     sixes = [6] * 195
     # Yacht: Sixes 30, Four of a Kind 24, Choice 30, Yacht 50; nothing else scores.
-    assert foresight_maximum("yacht", sixes).total == 134
+    assert foresight_maximum("yacht", sixes, dealing=dealing).total == 134
     # Yacht with bonus: Sixes 30, Choice 30, Four of a Kind 30, Yacht 50; upper 30, no bonus.
-    assert foresight_maximum("yacht-bonus", sixes).total == 140
+    assert foresight_maximum("yacht-bonus", sixes, dealing=dealing).total == 140
     # Yahtzee: 50 first, then twelve Jokers at +100 each: Sixes 30, 3K/4K/Chance 30,
     # Full House 25, straights 30 and 40, five zeros in the other upper boxes.
-    best = foresight_maximum("yahtzee", sixes)
+    best = foresight_maximum("yahtzee", sixes, dealing=dealing)
     assert best.total == 50 + 30 + 3 * 30 + 25 + 30 + 40 + 12 * 100
     assert best.line[1] == {"action": "score", "category": "yahtzee", "points": 50, "bonus": 0}
     assert best.rolls == 13
 
 
-def test_dice_may_be_a_roll_function():
-    """A callable giving roll n's dice is read like the list of the stream's dice."""
+def test_stopping_early_reaches_later_dice_only_when_dealt_sequentially():
+    """Yacht's last two turns (10 and 11: Choice and Yacht free); slots 31 and 32 are five
+    sixes, every other slot 1 2 3 4 6. Sequentially, after 30 rolls, turn 10 stops at slot 31
+    and turn 11 starts at slot 32: Yacht 50 and Choice 30. Per turn, turn 10 owns slots 30-32
+    and can keep only one of its sixes hands, turn 11 reads slots 33-35 whatever turn 10 did:
+    50 and Choice 16, however many rolls were taken before."""
+    boxes = {c: 0 for c in get_ruleset("yacht").category_ids if c not in ("yacht", "choice")}
+    plain = [1, 2, 3, 4, 6]
+    dice = plain * 31 + [6] * 10 + plain * 3
+    sequential = foresight_maximum("yacht", dice, boxes=boxes, rolls_taken=30)
+    assert sequential.total == 50 + 30
+    assert [entry["action"] for entry in sequential.line] == ["roll", "roll", "score", "roll",
+                                                              "score"]
+    per_turn = foresight_maximum("yacht", dice, boxes=boxes, dealing=PER_TURN)
+    assert per_turn.total == 50 + 16
+    for rolls_taken in (10, 20, 30):
+        assert foresight_maximum("yacht", dice, boxes=boxes, rolls_taken=rolls_taken,
+                                 dealing=PER_TURN) == per_turn
+
+
+@pytest.mark.parametrize(("dealing", "first_slot"), [(SEQUENTIAL, 4), (PER_TURN, 3 * 9)])
+def test_dice_may_be_a_roll_function(dealing, first_slot):
+    """A callable giving slot n's dice is read like the list of the stream's dice; the first
+    roll takes the slot the dealing gives (rolls taken, or 3 × the boxes filled)."""
     stream = DiceStream(SEED, DATE, "yacht")
     boxes = {c: 0 for c in get_ruleset("yacht").category_ids[3:]}
-    from_list = foresight_maximum("yacht", stream.dice(5 * 13), boxes=boxes, rolls_taken=4)
-    from_rolls = foresight_maximum("yacht", stream.roll, boxes=boxes, rolls_taken=4)
+    from_list = foresight_maximum("yacht", stream.dice(5 * 36), boxes=boxes, rolls_taken=4,
+                                  dealing=dealing)
+    from_rolls = foresight_maximum("yacht", stream.roll, boxes=boxes, rolls_taken=4,
+                                   dealing=dealing)
     assert from_rolls == from_list
-    assert [entry["dice"] for entry in from_list.line[:1]] == [list(stream.roll(4))]
+    assert [entry["dice"] for entry in from_list.line[:1]] == [list(stream.roll(first_slot))]
 
 
 @pytest.mark.parametrize(
@@ -270,9 +332,17 @@ def test_dice_may_be_a_roll_function():
         ({"dice": [1] * 180, "boxes": {c: 0 for c in get_ruleset("yacht").category_ids}},
          "already full"),
         ({"dice": [1] * 180, "boxes": {"chance": 3}}, "not a box of yacht"),
+        ({"dice": [1] * 180, "dealing": "shuffled"}, "dealing must be one of"),
     ],
 )
 def test_bad_input_is_refused_clearly(arguments, message):
-    """Too few dice, bad dice, a bad start state, a full sheet or an unknown box: a clear error."""
+    """Too few dice, bad dice, a bad start state, a full sheet, an unknown box or dealing: a
+    clear error."""
     with pytest.raises(ValueError, match=message):
         foresight_maximum("yacht", **arguments)
+
+
+def test_a_sheet_of_several_columns_is_refused_clearly():
+    """Triple Yahtzee's 39 boxes are 2^39 filled-box sets: no exact search, a clear error."""
+    with pytest.raises(ValueError, match="yahtzee-triple has 3 columns"):
+        foresight_for_day(SEED, DATE, "yahtzee-triple", PER_TURN)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from fairness import DiceStream, Game, replay
+from fairness.dice import DEALINGS
 from strategy import (
     ColumnsTable,
     Position,
@@ -61,15 +62,16 @@ def test_doble_generala_counts_only_while_the_generala_box_holds_points(solved):
     assert held.boxes["doble-generala"] - crossed.boxes["doble-generala"] > 99
 
 
+@pytest.mark.parametrize("dealing", DEALINGS)
 @pytest.mark.parametrize("level", ["perfect", "easy"])
-def test_bots_play_legal_games_and_the_simulator_plays_the_same(table, level):
+def test_bots_play_legal_games_and_the_simulator_plays_the_same(table, level, dealing):
     """Game for game through fairness.Game: the turn-by-turn Bot's transcript, the batch
-    simulator's (played again by fairness), the same scores."""
-    games = list(play_seeded(table, LEVELS[level], SEED, 3))
+    simulator's (played again by fairness), the same scores, under either dealing."""
+    games = list(play_seeded(table, LEVELS[level], SEED, 3, dealing))
     simulated = simulate(table, LEVELS[level], seeded_games(SEED, 3, table.ruleset_id,
-                                                            table.rules.boxes))
+                                                            table.rules.boxes, dealing=dealing))
     for index, game in enumerate(games):
-        stream, rng = seeded_game(SEED, index, table.ruleset_id)
+        stream, rng = seeded_game(SEED, index, table.ruleset_id, dealing)
         assert game.finished
         assert play_bot_game(table, level, stream, rng).transcript == game.transcript
         assert replay(game.transcript, stream).totals().total == simulated.scores[index]
