@@ -50,6 +50,10 @@ _DAY_GAME = {"type": "object", "properties": {
 _NAMES = {"type": "object", "properties": {"en": {"type": "string"}, "fr": {"type": "string"}},
           "required": ["en", "fr"]}
 
+_SKILL_ORDER = "Fewest points lost first; equal losses in the order their games finished."
+_SKILL_RANK = ("Competition rank by loss to the hundredth alone: equal losses share a rank "
+               "(1, 2, 2, 4); the total never breaks a tie.")
+
 _SCHEMAS = {
     "Error": {
         "type": "object",
@@ -235,13 +239,16 @@ _SCHEMAS = {
         "date", "ruleset", "by", "players", "top", "you"], "properties": {
         "date": _DATE, "ruleset": _RULESET, "by": {"const": "skill"},
         "players": {"type": "integer"},
-        "top": {"type": "array", "items": {"type": "object", "required": [
-            "rank", "player", "name", "loss", "total"], "properties": {
-            "rank": {"type": "integer"}, "player": {"type": "string"},
+        "top": {"type": "array", "description": _SKILL_ORDER, "items": {
+            "type": "object", "required": ["rank", "player", "name", "loss", "total"],
+            "properties": {
+            "rank": {"type": "integer", "description": _SKILL_RANK},
+            "player": {"type": "string"},
             "name": {"type": ["string", "null"]}, "loss": {"type": "number", "minimum": 0},
             "total": {"type": "integer"}}}},
         "you": {"oneOf": [{"type": "object", "required": ["rank", "loss", "total"],
-                           "properties": {"rank": {"type": "integer"},
+                           "properties": {"rank": {"type": "integer",
+                                                   "description": _SKILL_RANK},
                                           "loss": {"type": "number"},
                                           "total": {"type": "integer"}}},
                           {"type": "null"}]}}},

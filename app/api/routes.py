@@ -403,14 +403,16 @@ def board_order() -> str:
 
 
 def skill_board(date: str, ruleset: str, limit: int, own: str | None) -> dict:
-    """The skill board of (date, sheet): fewest expected points lost first, then total."""
+    """The skill board of (date, sheet): fewest expected points lost first, in hundredths;
+    equal losses share a competition rank and are listed in finish order (the total, luck's
+    part, never breaks a tie)."""
     board = services().coach.skill.board(date, ruleset, limit, own)
     names = services().store.names([game_id for game_id, _, _ in board.top])
-    top, rank, previous = [], 0, None
+    top, rank = [], 0
     for position, ((_, lost, total), (pseudonym, name)) in enumerate(
             zip(board.top, names, strict=True)):
-        if (lost, total) != previous:
-            rank, previous = position + 1, (lost, total)
+        if position == 0 or lost != board.top[position - 1][1]:
+            rank = position + 1
         top.append({"rank": rank, "player": pseudonym, "name": name or None,
                     "loss": lost / 100, "total": total})
     return {

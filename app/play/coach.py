@@ -10,8 +10,9 @@ day's skill board and, once a date is revealed, its references (issue 10).
   the loading, building and lock waiting run in gevent's native thread pool, never on the
   event loop.
 - Skill: a finished daily game's expected points lost to perfect play, ranked on the day's
-  skill board; computed when the game finishes, or queued in Redis and computed by the
-  background pass as soon as the tables are there.
+  skill board by that loss in hundredths alone (equal losses share a rank, in finish order);
+  computed when the game finishes, or queued in Redis and computed by the background pass as
+  soon as the tables are there.
 - References: when a date is revealed, the reveal queues it; the background pass computes,
   once per date under a Redis lease, each sheet's perfect-policy game on the day's stream and
   its perfect-foresight maximum, and stores them under the day's hash tag.
@@ -252,11 +253,12 @@ class Coach:
         except TablesNotReady:  # the pass runs every POLL_SECONDS while a table loads
             return functools.partial(self.skill.queue_skill, record.id)
         text = review_text(review)
+        finished_at = self.ledger.clock()
 
         def queue(pipe) -> None:
-            """Rank the game and keep its review, in ``pipe``."""
+            """Rank the game as finished now and keep its review, in ``pipe``."""
             self.skill.rank(record.date, record.ruleset, record.id, centipoints(review.loss),
-                            game.totals().total, pipe=pipe)
+                            game.totals().total, finished_at, pipe=pipe)
             self.skill.keep_review(record.id, record.version, text, pipe=pipe)
         return queue
 
@@ -277,10 +279,12 @@ class Coach:
             return None
 
     def _rank(self, record: GameRecord) -> None:
-        """Compute a finished game's loss and put it on the skill board."""
+        """Compute a finished game's loss and put it on the skill board at the finish the
+        server recorded for it (``SkillStore.finish_times``: to the second)."""
         loss = self.review(record).loss
+        finished_at = self.skill.finish_times([record.id])[record.id]
         self.skill.rank(record.date, record.ruleset, record.id, centipoints(loss),
-                        record.receipt["total"])
+                        record.receipt["total"], finished_at)
 
     # Day references
 

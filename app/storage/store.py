@@ -762,12 +762,21 @@ def _record(game_id: str, meta: Sequence[str], transcript_text: str) -> GameReco
 
 
 # ------------------------------------------------------------------ skill boards and references
-# (issue 10) A day's skill board ranks finished games by the expected points they gave away
-# to perfect play (fewest first), then by total (highest first): one sorted set per
-# (date, sheet) under the day's hash tag, scored ``centipoints lost × SKILL_TOTAL_SPAN −
-# total``. The coach's work queues live under their own tag ``{coach}``.
+# A day's skill board ranks finished games by the expected points they gave away to perfect
+# play, in centipoints (the hundredths the board shows), fewest first. Games of equal
+# centipoints share a rank (competition ranking: 1, 2, 2, 4) and are listed in the order they
+# finished; the total, which depends on the luck of the dice, never breaks a tie. Per
+# (date, sheet), under the day's hash tag: a sorted set scored ``centipoints ×
+# SKILL_FINISH_SPAN + finish``, where ``finish`` counts the milliseconds from the date's
+# finish origin to the game's finish (every score stays below 2⁵³: exact in Redis's doubles),
+# and a hash of the games' totals, written before the game enters the sorted set. A board an
+# earlier version wrote (``legacy_skill_board_key``, scored ``centipoints × 10000 − total``)
+# is converted the first time it is read, its games' finishes read from their receipts or
+# their players' histories. The coach's work queues live under their own tag ``{coach}``.
 
-SKILL_TOTAL_SPAN = 10_000  # above any sheet's total: a total never reaches into the loss part
+SKILL_FINISH_SPAN = 2**30  # milliseconds: 12.4 days, beyond any date's window of about 3 days
+SKILL_FINISH_ORIGIN = dt.timedelta(days=2)  # before the date's midnight UTC: before it opens
+LEGACY_SKILL_TOTAL_SPAN = 10_000
 SKILL_PENDING = "{coach}:skill-pending"
 # A review is kept this long after it is computed (a finished game's, at its finish): the page
 # asks for it right away; a later reader computes it again (and keeps it again).
@@ -781,7 +790,18 @@ def review_key(game_id: str) -> str:
 
 
 def skill_board_key(date: str, ruleset: str) -> str:
-    """The skill board of (date, ruleset): finished game ids scored by loss, then total."""
+    """The skill board of (date, ruleset): finished game ids scored by ``skill_score``."""
+    return f"{{d:{date}}}:skill-board:{ruleset}"
+
+
+def skill_totals_key(date: str, ruleset: str) -> str:
+    """The totals of the games on the skill board of (date, ruleset): game id → total."""
+    return f"{{d:{date}}}:skill-totals:{ruleset}"
+
+
+def legacy_skill_board_key(date: str, ruleset: str) -> str:
+    """The skill board of (date, ruleset) as an earlier version wrote it: game ids scored
+    ``centipoints × LEGACY_SKILL_TOTAL_SPAN − total``; emptied (and so gone) once converted."""
     return f"{{d:{date}}}:skill:{ruleset}"
 
 
@@ -795,21 +815,46 @@ def references_lease(date: str) -> str:
     return f"{{d:{date}}}:references-lease"
 
 
-def skill_score(centipoints_lost: int, total: int) -> int:
-    """The sorted-set score of a game: lower is better (less lost, then a higher total)."""
-    return centipoints_lost * SKILL_TOTAL_SPAN - total
+def skill_finish(date: str, finished_at: dt.datetime | None) -> int:
+    """Milliseconds from ``date``'s finish origin to ``finished_at``, within [0,
+    SKILL_FINISH_SPAN); an unknown finish counts as the latest."""
+    if finished_at is None:
+        return SKILL_FINISH_SPAN - 1
+    origin = dt.datetime.fromisoformat(date).replace(tzinfo=dt.UTC) - SKILL_FINISH_ORIGIN
+    milliseconds = (finished_at - origin) // dt.timedelta(milliseconds=1)
+    return min(max(milliseconds, 0), SKILL_FINISH_SPAN - 1)
 
 
-def skill_entry(score: float) -> tuple[int, int]:
-    """(centipoints lost, total) back from a skill score."""
+def skill_score(centipoints_lost: int, date: str, finished_at: dt.datetime | None) -> int:
+    """The sorted-set score of a game: lower is better (fewer centipoints lost, then finished
+    earlier); the total is no part of it."""
+    return centipoints_lost * SKILL_FINISH_SPAN + skill_finish(date, finished_at)
+
+
+def skill_centipoints(score: float) -> int:
+    """The centipoints lost of a skill score."""
+    return int(score) // SKILL_FINISH_SPAN
+
+
+def legacy_skill_entry(score: float) -> tuple[int, int]:
+    """(centipoints lost, total) of a score of a legacy skill board."""
     score = int(score)
-    centipoints = -(-score // SKILL_TOTAL_SPAN)  # ceiling: the total was subtracted
-    return centipoints, centipoints * SKILL_TOTAL_SPAN - score
+    centipoints = -(-score // LEGACY_SKILL_TOTAL_SPAN)  # ceiling: the total was subtracted
+    return centipoints, centipoints * LEGACY_SKILL_TOTAL_SPAN - score
+
+
+def _stored_time(text: str | None) -> dt.datetime | None:
+    """An aware UTC time from a stored ``…Z`` timestamp, or None."""
+    if not text:
+        return None
+    return dt.datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(dt.UTC)
 
 
 @dataclass(frozen=True)
 class SkillBoard:
-    """One page of a skill board: (game id, centipoints lost, total), best first."""
+    """One page of a skill board: (game id, centipoints lost, total), best first (equal
+    centipoints in finish order); the caller's (centipoints lost, total) and competition
+    rank."""
 
     players: int
     top: list[tuple[str, int, int]]
@@ -824,17 +869,23 @@ class SkillStore:
         """Bind to the same redis-py client as the Store."""
         self.client = client
 
-    def rank(self, date: str, ruleset: str, game_id: str, centipoints_lost: int,
-             total: int, pipe=None) -> None:
-        """Put a finished game on the day's skill board (idempotent); queued in ``pipe`` if
-        given."""
-        (pipe or self.client).zadd(skill_board_key(date, ruleset),
-                                   {game_id: skill_score(centipoints_lost, total)})
+    def rank(self, date: str, ruleset: str, game_id: str, centipoints_lost: int, total: int,
+             finished_at: dt.datetime | None, pipe=None) -> None:
+        """Put a game that finished at ``finished_at`` on the day's skill board (idempotent);
+        queued in ``pipe`` if given."""
+        target = pipe or self.client.pipeline(transaction=False)
+        target.hset(skill_totals_key(date, ruleset), game_id, total)
+        target.zadd(skill_board_key(date, ruleset),
+                    {game_id: skill_score(centipoints_lost, date, finished_at)})
+        if pipe is None:
+            target.execute()
 
     def unrank(self, date: str, ruleset: str, game_id: str) -> None:
         """Take a game off the day's skill board and drop its kept review."""
         pipe = self.client.pipeline(transaction=False)
         pipe.zrem(skill_board_key(date, ruleset), game_id)
+        pipe.zrem(legacy_skill_board_key(date, ruleset), game_id)
+        pipe.hdel(skill_totals_key(date, ruleset), game_id)
         pipe.delete(review_key(game_id))
         pipe.execute()
 
@@ -852,27 +903,90 @@ class SkillStore:
         return review if kept_version == str(version) else None
 
     def board(self, date: str, ruleset: str, limit: int, own_game: str | None) -> SkillBoard:
-        """The player count, the ``limit`` best entries and the caller's entry and rank."""
-        key = skill_board_key(date, ruleset)
+        """The player count, the ``limit`` best entries and the caller's entry and rank (one
+        more than the games with fewer centipoints lost)."""
+        key, totals = skill_board_key(date, ruleset), skill_totals_key(date, ruleset)
+        while True:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.exists(legacy_skill_board_key(date, ruleset))
+            pipe.zcard(key)
+            pipe.zrange(key, 0, limit - 1, withscores=True)
+            pipe.zscore(key, own_game or "")
+            legacy, players, top, own_score = pipe.execute()
+            if not legacy:
+                break
+            self.convert_legacy_board(date, ruleset)
+        ids = [game_id for game_id, _ in top]
         pipe = self.client.pipeline(transaction=False)
-        pipe.zcard(key)
-        pipe.zrange(key, 0, limit - 1, withscores=True)
-        pipe.zscore(key, own_game or "")
-        players, top, own_score = pipe.execute()
-        own_rank = None
+        pipe.hmget(totals, [*ids, own_game or ""])
         if own_score is not None:
-            own_rank = self.client.zcount(key, "-inf", f"({own_score}") + 1
+            band = skill_centipoints(own_score) * SKILL_FINISH_SPAN
+            pipe.zcount(key, "-inf", f"({band}")
+        replies = pipe.execute()
+        *top_totals, own_total = replies[0]
+        # A total is written before its game enters the board and deleted after it leaves:
+        # a game without one was taken off between the two round trips.
+        own_kept = own_score is not None and own_total is not None
         return SkillBoard(
             players=players,
-            top=[(game_id, *skill_entry(score)) for game_id, score in top],
-            own=None if own_score is None else skill_entry(own_score),
-            own_rank=own_rank,
+            top=[(game_id, skill_centipoints(score), int(total))
+                 for (game_id, score), total in zip(top, top_totals, strict=True)
+                 if total is not None],
+            own=(skill_centipoints(own_score), int(own_total)) if own_kept else None,
+            own_rank=replies[1] + 1 if own_kept else None,
         )
 
     def entry(self, date: str, ruleset: str, game_id: str) -> tuple[int, int] | None:
         """(centipoints lost, total) of a ranked game, or None."""
-        score = self.client.zscore(skill_board_key(date, ruleset), game_id)
-        return None if score is None else skill_entry(score)
+        while True:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.exists(legacy_skill_board_key(date, ruleset))
+            pipe.zscore(skill_board_key(date, ruleset), game_id)
+            pipe.hget(skill_totals_key(date, ruleset), game_id)
+            legacy, score, total = pipe.execute()
+            if not legacy:
+                break
+            self.convert_legacy_board(date, ruleset)
+        if score is None or total is None:  # off the board, or being taken off
+            return None
+        return skill_centipoints(score), int(total)
+
+    def convert_legacy_board(self, date: str, ruleset: str) -> None:
+        """Move the games of (date, ruleset)'s legacy skill board onto its board, READ_BATCH at
+        a time, each with its finish (``finish_times``), then drop the legacy board. Readers
+        that meet the legacy board convert it too: every step is idempotent, and a game the
+        board already holds keeps its entry."""
+        legacy = legacy_skill_board_key(date, ruleset)
+        key, totals = skill_board_key(date, ruleset), skill_totals_key(date, ruleset)
+        while page := self.client.zrange(legacy, 0, READ_BATCH - 1, withscores=True):
+            finished = self.finish_times([game_id for game_id, _ in page])
+            pipe = self.client.pipeline(transaction=False)
+            for game_id, score in page:
+                lost, total = legacy_skill_entry(score)
+                pipe.hsetnx(totals, game_id, total)
+                pipe.zadd(key, {game_id: skill_score(lost, date, finished[game_id])}, nx=True)
+            pipe.zrem(legacy, *(game_id for game_id, _ in page))
+            pipe.execute()
+
+    def finish_times(self, game_ids: Sequence[str]) -> dict[str, dt.datetime | None]:
+        """When each game finished, to the second, as the server recorded it: its v2 receipt's
+        ``finished_at``, else its player's history's, else when it started; None if none is
+        known (the game or its record is gone)."""
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(game_key(game_id), "player", "receipt", "created_at")
+        records = dict(zip(game_ids, pipe.execute(), strict=True))
+        finished = {game_id: _stored_time(json.loads(receipt).get("finished_at"))
+                    if receipt else None for game_id, (_, receipt, _) in records.items()}
+        unknown = [game_id for game_id, moment in finished.items()
+                   if moment is None and records[game_id][0]]
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in unknown:
+            pipe.hget(history_key(records[game_id][0]), game_id)
+        for game_id, kept in zip(unknown, pipe.execute(), strict=True):
+            finished[game_id] = (_stored_time(json.loads(kept).get("finished_at")) if kept
+                                 else None) or _stored_time(records[game_id][2])
+        return finished
 
     def queue_skill(self, game_id: str, pipe=None) -> None:
         """Remember a finished game whose loss is still to compute; queued in ``pipe`` if
