@@ -517,7 +517,7 @@ def _paths() -> dict:
                                                                    "signature line."}}}),
             "responses": {"201": _json({"type": "object", "required": ["ok"], "properties": {
                 "ok": {"const": True}}}, "Kept (again: idempotent)."),
-                **_errors(400, 403, 404, 413, 415)}}},
+                **_errors(400, 403, 404, 409, 413, 415)}}},
         "/openapi.json": {"get": {
             "summary": "This document",
             "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1.")}}},

@@ -5,6 +5,10 @@ and state files, the passes, what is printed and the exit status.
 Exit status with ``--once``: 0 every log is cosigned or up to date, 1 a checkpoint was refused
 (a fork, a rollback or an inconsistent extension: the evidence is in the state file), 2 the
 server could not be asked or did not take a cosignature.
+
+A cosignature's time is the system's clock, or the test clock file's
+(``YACHT_DAILY_CLOCK_FILE``, ``app/ledger/clock.py``) like every yacht-daily command: a server on
+a test clock takes only cosignatures timed near its own clock.
 """
 
 import datetime as dt
@@ -15,6 +19,7 @@ from pathlib import Path
 import click
 
 from app.ledger import witness_key, witness_state
+from app.ledger.clock import system_now
 from app.ledger.witness import ERROR, REFUSED, Outcome, Server, ServerError, Witness
 from fairness.errors import LedgerError
 
@@ -47,7 +52,8 @@ def witness(url: str, key_path: Path, state_path: Path, name: str | None, once: 
                 witness_state.write(state_path, state)
             announce(key, key_path, created)
             process = Witness(Server(url), key, state,
-                              lambda s: witness_state.write(state_path, s))
+                              lambda s: witness_state.write(state_path, s),
+                              clock=lambda: system_now().timestamp())
             status = run(process, state_path, once, interval)
     except (witness_state.StateError, LedgerError, ValueError, OSError) as error:
         click.echo(f"yacht-daily witness: {error}", err=True)

@@ -16,9 +16,13 @@
   checkpoint's right edge and the new leaves only (``log_tree``). At the date's close, ``close``
   seals every game, adds any finished game a crash left out, and cuts the close checkpoint with
   the root of every game's final transcript; the v2 reveal's roots are the close checkpoints.
+  Cuts and closes race freely (the log lease, the reveal lease, lagging clocks): the store
+  appends a checkpoint only right after the one it chains to and none after a close, so a log
+  has one chain and one close, last.
 - **Witnesses** post cosignatures of checkpoints the log cut; those made by a configured witness
-  key (``YACHT_DAILY_WITNESSES``, ``<data dir>/witnesses.txt``) are kept and served as extra
-  signature lines of the checkpoint's note.
+  key (``YACHT_DAILY_WITNESSES``, ``<data dir>/witnesses.txt``), timed between the checkpoint's
+  time and a little after this server's clock, are kept (a witness's latest per checkpoint) and
+  served as extra signature lines of the checkpoint's note.
 """
 
 import datetime as dt
@@ -28,12 +32,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from app.api.errors import ApiError
+from app.ledger import cosignatures
 from app.ledger.clock import format_timestamp
 from app.ledger.days import day_window
 from app.ledger.keys import Secrets
 from app.ledger.log_tree import GrownTree, ProofNodes, new_subtrees
 from app.ledger.signing import verify_signature
-from app.storage.daylog import LogStore, StoredCheckpoint
+from app.storage.daylog import Appended, LogStore, StoredCheckpoint
 from app.storage.store import GameRecord, Store, day_order_key
 from fairness import Game, canonical_json, get_ruleset, merkle
 from fairness import ledger as formats
@@ -43,6 +48,7 @@ from fairness.checkpoint import (
     body_hash,
     cosigned_message,
     origin,
+    parse_checkpoint,
     read_cosignature,
 )
 from fairness.errors import LedgerError
@@ -60,9 +66,14 @@ from fairness.note import (
 V1, V2 = "1", "2"
 RECENT_DAYS = 3  # closed logs listed for witnesses this long after their close
 CLOSE_PAGE = 500
+MAX_CLOSE_ATTEMPTS = 20  # only minute checkpoints of leaves already there can come between
 WITNESSES_FILE = "witnesses.txt"
 
 log = logging.getLogger(__name__)
+
+
+class LogNotClosed(RuntimeError):
+    """A log's close checkpoint could not be appended (another writer kept appending first)."""
 
 
 def floor_minute(moment: dt.datetime) -> dt.datetime:
@@ -246,8 +257,9 @@ class LogService:
     def _cut(self, date: str, ruleset: str, time: str, close: Close | None = None
              ) -> int | None:
         """Cut the (date, sheet)'s next checkpoint at ``time`` over the leaves finished before
-        it (every leaf, for the close); its size, or None if there was nothing to cut or another
-        process cut it first."""
+        it (every leaf, for the close); its size, or None if there was nothing to cut, another
+        process appended to the chain first, or the log has its close (the store refuses any
+        checkpoint after the close)."""
         last = self.logs.last_checkpoint(date, ruleset)
         old_size = last.size if last else 0
         leaves = self.logs.leaves(date, ruleset, old_size, self.logs.leaf_count(date, ruleset))
@@ -275,7 +287,9 @@ class LogService:
             size=tree.size, time=time, consistency=tuple(h.hex() for h in tree.consistency())
             if last else (), edge=tuple(h.hex() for h in tree.edge()), closes=close is not None)
         self.logs.store_subtrees(date, ruleset, new_subtrees(old_size, old_edge, hashes))
-        if not self.logs.append_checkpoint(date, ruleset, stored, body_hash(body).hex()):
+        appended = self.logs.append_checkpoint(date, ruleset, stored, body_hash(body).hex(),
+                                               body_hash(last.body).hex() if last else None)
+        if appended is not Appended.APPENDED:
             return None
         self.logs.store_receipts({
             json.loads(leaf)["game"]: canonical_json(self.sign_leaf(date, leaf)).decode()
@@ -294,22 +308,36 @@ class LogService:
     def close(self, date: str) -> tuple[dict[str, StoredCheckpoint], list]:
         """Close a v2 date's logs if not done: seal every game, give every finished game a
         leaf, and cut each sheet's close checkpoint at the date's close time with the root of
-        every game's final transcript. Returns (sheet → close checkpoint, what was cut)."""
+        every game's final transcript. Returns (sheet → close checkpoint, what was cut).
+
+        Any number of processes may close a date and cut its checkpoints at once: the store
+        appends to a log's chain one writer at a time and takes no checkpoint after a close,
+        so each log gets one close, and every closer returns that one."""
         closes, cut = {}, []
         time = format_timestamp(day_window(date, self.grace_seconds).closes_at)
         for ruleset in self.sheets_of(date):
-            last = self.logs.last_checkpoint(date, ruleset)
-            if last is None or not last.closes:
-                self.store.seal_day(date)
-                self.logs.close(date)
-                size = self._cut(date, ruleset, time, self._finals(date, ruleset, time))
-                if size is not None:
-                    cut.append((date, ruleset, size))
-                last = self.logs.last_checkpoint(date, ruleset)
-            if last is None or not last.closes:
-                raise RuntimeError(f"the {date} {ruleset} log did not close")
-            closes[ruleset] = last
+            closes[ruleset] = self._close_log(date, ruleset, time, cut)
         return closes, cut
+
+    def _close_log(self, date: str, ruleset: str, time: str, cut: list) -> StoredCheckpoint:
+        """The (date, sheet)'s close checkpoint: the existing one, else the one this process
+        cuts (recorded in ``cut``), cut again after each checkpoint another process appended
+        first (a lagging clock's minute), until the log has its close."""
+        last = self.logs.last_checkpoint(date, ruleset)
+        if last is not None and last.closes:
+            return last
+        self.store.seal_day(date)
+        self.logs.close(date)
+        finals = self._finals(date, ruleset, time)
+        for _ in range(MAX_CLOSE_ATTEMPTS):
+            size = self._cut(date, ruleset, time, finals)
+            if size is not None:
+                cut.append((date, ruleset, size))
+            last = self.logs.last_checkpoint(date, ruleset)
+            if last is not None and last.closes:
+                return last
+        raise LogNotClosed(f"the {date} {ruleset} log did not close: other checkpoints were "
+                           f"appended before each of {MAX_CLOSE_ATTEMPTS} close attempts")
 
     def _finals(self, date: str, ruleset: str, time: str) -> Close:
         """Every game of (date, sheet) sealed and read in id order: each finished one given a
@@ -457,7 +485,8 @@ class LogService:
 
     def add_cosignature(self, date: str, ruleset: str, body, signature) -> None:
         """Keep a witness's cosignature of a checkpoint this log cut (see the module
-        docstring); a 4xx ApiError when it is not one."""
+        docstring), plausibly timed and not older than the one it replaces
+        (``app.ledger.cosignatures``); a 4xx ApiError when it is not one, nothing kept."""
         self.require_log(date, ruleset)
         if not isinstance(body, str) or not isinstance(signature, str):
             raise ApiError(400, "bad-cosignature", "Post {\"body\": <checkpoint body>, "
@@ -484,4 +513,5 @@ class LogService:
                                 raw.hex()):
             raise ApiError(400, "bad-cosignature", "The cosignature does not verify under the "
                                                    "witness's key.")
-        self.logs.add_cosignature(date, ruleset, position, witness.name, line.line())
+        cosignatures.check_time(timestamp, parse_checkpoint(body).time, self.clock())
+        cosignatures.keep_latest(self.logs, date, ruleset, position, body, line, timestamp)

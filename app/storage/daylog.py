@@ -19,6 +19,7 @@ leaderboards, so that each script below touches one slot (Redis Cluster):
   ``cosignatures`` (``<position>|<witness name>`` → the witness's signature line).
 """
 
+import enum
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -47,12 +48,23 @@ return {index, leaf}
 """
 
 _APPEND_CHECKPOINT = """
--- KEYS: checkpoints, bodies, sizes. ARGV: expected count, checkpoint JSON, body hash, size.
-if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+-- KEYS: checkpoints, bodies, sizes. ARGV: the position it takes, checkpoint JSON, body hash,
+-- size, the body hash of the checkpoint it chains after ('' for the first).
+-- The chain's one writer: a checkpoint is appended only right after the one it names as
+-- previous, and never after a close checkpoint, so a log has one chain and at most one close,
+-- last. A refusal says which: 'moved' (another writer appended first) or 'closed'.
+local count = redis.call('LLEN', KEYS[1])
+if count > 0 and cjson.decode(redis.call('LINDEX', KEYS[1], -1))['closes'] == true then
+  return 'closed'
+end
+if count ~= tonumber(ARGV[1]) then return 'moved' end
+if count > 0 and redis.call('HGET', KEYS[2], ARGV[5]) ~= tostring(count - 1) then
+  return 'moved'
+end
 redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
 redis.call('HSETNX', KEYS[3], ARGV[4], ARGV[1])
-return 1
+return 'appended'
 """
 
 _EXTEND_FROM = """
@@ -73,6 +85,15 @@ redis.call('HSET', KEYS[1], 'sealed', '1')
 return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
 """
 
+_REPLACE_COSIGNATURE = """
+-- KEYS: cosignatures. ARGV: the field, the line the caller read there ('' for none), the new
+-- line. Sets the field only if it still holds what the caller read and compared.
+local current = redis.call('HGET', KEYS[1], ARGV[1]) or ''
+if current ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+"""
+
 HASH_BATCH = 2000  # subtree hashes pushed per script call
 
 
@@ -89,6 +110,14 @@ def log_key(date: str, ruleset: str, part: str) -> str:
 def subtrees_key(date: str, ruleset: str, level: int) -> str:
     """The list of (date, sheet)'s complete subtrees of ``2^level`` leaves (0: the leaves)."""
     return log_key(date, ruleset, "hashes" if level == 0 else f"hashes:{level}")
+
+
+class Appended(enum.Enum):
+    """What became of a checkpoint offered to the log's chain."""
+
+    APPENDED = "appended"
+    MOVED = "moved"  # another writer appended first: the chain has a new last checkpoint
+    CLOSED = "closed"  # the log has its close checkpoint: nothing follows it
 
 
 @dataclass(frozen=True)
@@ -136,6 +165,7 @@ class LogStore:
         self._append_checkpoint = client.register_script(_APPEND_CHECKPOINT)
         self._seal_and_load = client.register_script(_SEAL_AND_LOAD)
         self._extend_from = client.register_script(_EXTEND_FROM)
+        self._replace_cosignature = client.register_script(_REPLACE_COSIGNATURE)
 
     # The date's format
 
@@ -268,13 +298,16 @@ class LogStore:
             pipe.execute()
 
     def append_checkpoint(self, date: str, ruleset: str, checkpoint: StoredCheckpoint,
-                          body_hash: str) -> bool:
-        """Append ``checkpoint`` if it is the log's next one; returns whether it was."""
+                          body_hash: str, previous_hash: str | None) -> Appended:
+        """Append ``checkpoint`` if the log's last checkpoint is still the one whose body hashes
+        to ``previous_hash`` (None: the log has none) and does not close the log; one script,
+        so cutting and closing are one writer at a time whatever the processes and clocks."""
         reply = self._append_checkpoint(
             keys=[log_key(date, ruleset, "checkpoints"), log_key(date, ruleset, "bodies"),
                   log_key(date, ruleset, "sizes")],
-            args=[checkpoint.position, checkpoint.to_json(), body_hash, checkpoint.size])
-        return reply == 1
+            args=[checkpoint.position, checkpoint.to_json(), body_hash, checkpoint.size,
+                  previous_hash or ""])
+        return Appended(reply)
 
     def checkpoint_position(self, date: str, ruleset: str, body_hash: str) -> int | None:
         """The position of the checkpoint whose body hashes to ``body_hash``, or None."""
@@ -294,10 +327,17 @@ class LogStore:
 
     # Cosignatures
 
-    def add_cosignature(self, date: str, ruleset: str, position: int, name: str,
-                        line: str) -> None:
-        """Keep a witness's signature line of the checkpoint at ``position`` (its latest)."""
-        self.client.hset(log_key(date, ruleset, "cosignatures"), f"{position}|{name}", line)
+    def cosignature(self, date: str, ruleset: str, position: int, name: str) -> str | None:
+        """The witness ``name``'s signature line kept for the checkpoint at ``position``."""
+        return self.client.hget(log_key(date, ruleset, "cosignatures"), f"{position}|{name}")
+
+    def replace_cosignature(self, date: str, ruleset: str, position: int, name: str,
+                            read: str | None, line: str) -> bool:
+        """Keep ``line`` as the witness ``name``'s cosignature of the checkpoint at ``position``
+        if the one kept is still ``read`` (None: none); whether it was kept."""
+        return self._replace_cosignature(
+            keys=[log_key(date, ruleset, "cosignatures")],
+            args=[f"{position}|{name}", read or "", line]) == 1
 
     def cosignatures(self, date: str, ruleset: str) -> dict[int, list[str]]:
         """Every checkpoint's witness lines, by position, in witness name order."""

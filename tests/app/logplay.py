@@ -1,7 +1,9 @@
 """A v2 (logged) app and what the day's log tests do with it: finish games a minute apart,
 run the reveal runner's passes, cosign checkpoints as a witness."""
 
+import datetime as dt
 import random
+import re
 import time
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -30,12 +32,22 @@ class Witness:
         return notes.VerifierKey(self.name, notes.COSIGNATURE_V1, self.public).text()
 
     def line(self, body: str, timestamp: int | None = None) -> str:
-        """Its cosignature line of a checkpoint body."""
-        timestamp = int(time.time()) if timestamp is None else timestamp
+        """Its cosignature line of a checkpoint body, at ``timestamp`` or else at the
+        checkpoint's own time (a time the log takes whatever the test clock says: never before
+        the checkpoint, never after the clock that cut it)."""
+        timestamp = checkpoint_time(body) if timestamp is None else timestamp
         signature = self.key.sign(tlog.cosigned_message(body, timestamp))
         return notes.NoteSignature(self.name, notes.key_id(self.name, notes.COSIGNATURE_V1,
                                                            self.public),
                                    tlog.cosignature_payload(timestamp, signature)).line()
+
+
+def checkpoint_time(body: str) -> int:
+    """The POSIX time of a checkpoint body's ``time`` line (the real time if it has none)."""
+    found = re.search(r"^time ([0-9T:Z-]+)$", body, re.MULTILINE)
+    if found is None:
+        return int(time.time())
+    return int(dt.datetime.fromisoformat(found[1].replace("Z", "+00:00")).timestamp())
 
 
 def run_pass(app):

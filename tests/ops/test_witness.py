@@ -74,6 +74,7 @@ def witnessed(make_live_server, tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("YACHT_DAILY_WITNESSES", vkey)
         server = make_live_server(day_format="2")
+    witness.clock_file = server.clock_file  # the witness's clock agrees with the server's
     first = witness.once(server.url)
     assert first.returncode == 0, first.stdout + first.stderr
     assert statuses(first) == {}  # /logs lists a log once it has a checkpoint

@@ -1,6 +1,7 @@
 """``yacht-daily witness`` run as its operator runs it, in a subprocess, for the witness tests."""
 
 import json
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -18,12 +19,16 @@ class WitnessRun:
     key: Path
     state: Path
     name: str = "witness.test/w1"
+    clock_file: Path | None = None  # the server's test clock, the witness's time too
 
     def once(self, url: str, *options: str) -> subprocess.CompletedProcess:
         """``yacht-daily witness URL --once``; its exit status and output."""
+        env = dict(os.environ)
+        if self.clock_file is not None:
+            env["YACHT_DAILY_CLOCK_FILE"] = str(self.clock_file)
         return subprocess.run([*WITNESS, url, "--key", str(self.key), "--state", str(self.state),
                                "--name", self.name, "--once", *options],
-                              capture_output=True, text=True, timeout=120, check=False)
+                              capture_output=True, text=True, timeout=120, check=False, env=env)
 
     def vkey(self, url: str) -> str:
         """The witness's verifier key, as its first run prints it (creating the key)."""
