@@ -13,9 +13,24 @@ FAIRNESS.md) by default; ``1`` keeps new dates unlogged. A date keeps the format
 ``YACHT_DAILY_WITNESSES``: the witness keys (C2SP vkeys, comma or space separated) whose
 cosignatures of the day's checkpoints the service keeps and serves; also read from
 ``<data dir>/witnesses.txt``, one a line.
-``YACHT_DAILY_PUBLIC_URL``: the site's address used in share links (else the request's host);
-an https one also marks the player cookie Secure (as does a request that came over https).
+``YACHT_DAILY_PUBLIC_URL``: the site's address in the links the API gives (share texts, tables'
+join and watch links); an https one also marks the player cookie Secure (as does a request that
+came over https).
+``YACHT_DAILY_ALLOWED_HOSTS``: without a public URL, the hosts (``host`` for any port, or
+``host:port``; comma or space separated) a request may be answered with links to, the first one
+for any other request; unset, the loopback names (``localhost``, ``127.0.0.1``, ``[::1]``), any
+other host getting links relative to the site. A request's ``Host`` never puts another site in a
+link.
 ``YACHT_DAILY_PROXY_HOPS``: how many reverse proxies in front set X-Forwarded-For/-Proto, 0.
+``YACHT_DAILY_STREAMS_PER_ADDRESS``: tables' event streams one client address may hold open at
+once, across every worker and replica (counted in Redis), ``20``; past it a 429.
+``YACHT_DAILY_STREAMS_PER_WORKER``: event streams one worker process holds open at once, ``400``
+(below gevent's 1000 connections a worker, so requests always find room); past it a 503.
+``YACHT_DAILY_QUEUE_BUDGET_MS``: how long a request may have waited (in the kernel's queues,
+then for a slot) before a worker reaches it; past it the request is refused at once with
+``503 overloaded`` and ``Retry-After`` (app/observability/admission.py), ``50``; ``0`` refuses none.
+``YACHT_DAILY_IN_FLIGHT_PER_WORKER``: requests a ``gevent`` or ``gthread`` worker serves at once,
+``4``; the others wait for a slot within the queue budget.
 ``YACHT_DAILY_STRATEGY_DIR``: where the strategy tables are kept, ``<data dir>/strategy``.
 ``YACHT_DAILY_LOG_LEVEL``: the app's log level, ``INFO``.
 ``YACHT_DAILY_LOG_FORMAT``: ``json`` (one object per line, the default) or ``text``.
@@ -48,6 +63,10 @@ DEFAULT_REVEAL_GRACE = 3600
 DEFAULT_EPOCH_CHECK_SECONDS = 1.0
 MAX_REQUEST_BYTES = 16 * 1024
 PLAYER_COOKIE_DAYS = 400
+DEFAULT_STREAMS_PER_ADDRESS = 20
+DEFAULT_STREAMS_PER_WORKER = 400
+DEFAULT_QUEUE_BUDGET_MS = 50
+DEFAULT_IN_FLIGHT_PER_WORKER = 4
 DEFAULT_RATE_LIMITS = {
     "RATE_LIMIT_CREATE": "60/minute",
     "RATE_LIMIT_MATCHES": "30/minute;120/hour",
@@ -73,6 +92,7 @@ def settings_from_env() -> dict:
         "REVEAL_GRACE": int(os.environ.get("YACHT_DAILY_REVEAL_GRACE") or DEFAULT_REVEAL_GRACE),
         "REVEAL_IN_WORKERS": os.environ.get("YACHT_DAILY_REVEAL_IN_WORKERS", "1") != "0",
         "PUBLIC_URL": os.environ.get("YACHT_DAILY_PUBLIC_URL") or None,
+        "ALLOWED_HOSTS": os.environ.get("YACHT_DAILY_ALLOWED_HOSTS") or None,
         "EPOCH_CHECK_SECONDS": float(os.environ.get("YACHT_DAILY_EPOCH_CHECK_SECONDS")
                                      or DEFAULT_EPOCH_CHECK_SECONDS),
         "DAY_FORMAT": os.environ.get("YACHT_DAILY_DAY_FORMAT") or "2",
@@ -84,7 +104,15 @@ def settings_from_env() -> dict:
         "PERMANENT_SESSION_LIFETIME": dt.timedelta(days=PLAYER_COOKIE_DAYS),
         "JSON_SORT_KEYS": False,
         "PROXY_HOPS": int(os.environ.get("YACHT_DAILY_PROXY_HOPS") or 0),
+        "STREAMS_PER_ADDRESS": int(os.environ.get("YACHT_DAILY_STREAMS_PER_ADDRESS")
+                                   or DEFAULT_STREAMS_PER_ADDRESS),
+        "STREAMS_PER_WORKER": int(os.environ.get("YACHT_DAILY_STREAMS_PER_WORKER")
+                                  or DEFAULT_STREAMS_PER_WORKER),
         "STRATEGY_DIR": os.environ.get("YACHT_DAILY_STRATEGY_DIR") or None,
+        "QUEUE_BUDGET_MS": float(os.environ.get("YACHT_DAILY_QUEUE_BUDGET_MS")
+                                 or DEFAULT_QUEUE_BUDGET_MS),
+        "IN_FLIGHT_PER_WORKER": int(os.environ.get("YACHT_DAILY_IN_FLIGHT_PER_WORKER")
+                                    or DEFAULT_IN_FLIGHT_PER_WORKER),
         "LOG_LEVEL": os.environ.get("YACHT_DAILY_LOG_LEVEL") or "INFO",
         "LOG_FORMAT": os.environ.get("YACHT_DAILY_LOG_FORMAT") or "json",
         "RATE_LIMITS": os.environ.get("YACHT_DAILY_RATE_LIMITS") or None,

@@ -8,13 +8,15 @@ import logging
 
 import redis
 from flask import Flask, current_app, jsonify, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
+from app.ledger.clock import ClockFileError
 from fairness import errors as core
 
 API_PREFIX = "/api/"
 PAGE_ERRORS = "page-errors"
 REDIS_RETRY_AFTER = "5"
+CLOCK_RETRY_AFTER = "1"
 
 _CORE_STATUS = {
     core.UnknownRuleset: 400,
@@ -97,6 +99,18 @@ def init_app(app: Flask) -> None:
         response = error_response(503, "storage-unavailable",
                                   "The game store is unavailable; try again in a few seconds.")
         response.headers["Retry-After"] = REDIS_RETRY_AFTER
+        return response
+
+    @app.errorhandler(ClockFileError)
+    def handle_clock_file_error(error: ClockFileError):
+        """The test clock file holds no time: 503, and the request is not served on any other
+        time (the log line says which file and why)."""
+        log.error("%s %s not served: %s", request.method, request.path, error)
+        if not request.path.startswith(API_PREFIX):
+            return page_error(ServiceUnavailable(retry_after=int(CLOCK_RETRY_AFTER)))
+        response = error_response(503, "clock-unreadable", "The server's test clock cannot be "
+                                  "read; try again in a moment.")
+        response.headers["Retry-After"] = CLOCK_RETRY_AFTER
         return response
 
     @app.errorhandler(Exception)

@@ -7,9 +7,17 @@ the service once and shapes the answer (``match_state``).
 import re
 
 from flask import Blueprint, jsonify, request
+from werkzeug.exceptions import ServiceUnavailable
 
-from app.api.errors import ApiError
-from app.api.routes import action_number, json_body, language, tables_not_ready, text_field
+from app.api.errors import API_PREFIX, ApiError, error_response, page_error
+from app.api.routes import (
+    COMPUTING_RETRY_AFTER,
+    action_number,
+    json_body,
+    language,
+    tables_not_ready,
+    text_field,
+)
 from app.ledger.clock import format_timestamp
 from app.play import players
 from app.play.games import Roll, Score, parse_hold
@@ -161,10 +169,18 @@ def handle_match_conflict(error: MatchConflict):
     return response
 
 
-@bp.errorhandler(TablesNotReady)
+@bp.app_errorhandler(TablesNotReady)
 def handle_tables_not_ready(error: TablesNotReady):
-    """A 503 with Retry-After while a strategy table is being computed or loaded."""
-    raise tables_not_ready()
+    """A 503 with Retry-After while a strategy table is being computed or loaded, on every
+    route of the app that needs one (a match's, a table's, a daily game's): the API's
+    ``tables-not-ready``, or a page's own 503. An error handler returns its answer: one that
+    raises turns the refusal into a 500."""
+    refusal = tables_not_ready()
+    if not request.path.startswith(API_PREFIX):
+        return page_error(ServiceUnavailable(retry_after=int(COMPUTING_RETRY_AFTER)))
+    response = error_response(refusal.status, refusal.code, refusal.message)
+    response.headers.update(refusal.headers)
+    return response
 
 
 @bp.post("/matches")

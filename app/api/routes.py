@@ -43,6 +43,7 @@ BUCKET_WIDTH = 25
 DEFAULT_DAY_PAGE = 1000
 MAX_DAY_PAGE = 1000
 COMPUTING_RETRY_AFTER = "10"
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
 
 # ------------------------------------------------------------------ request helpers
@@ -57,9 +58,29 @@ def language() -> str:
 
 
 def site_url() -> str:
-    """The site's address for links players share: ``PUBLIC_URL``, else the address the
-    request came to."""
-    return current_app.config.get("PUBLIC_URL") or request.host_url
+    """The site's address for links players share, chosen by configuration alone: the request's
+    ``Host`` only ever picks one of the allowed hosts, so a client cannot put another site in
+    the links an answer carries. ``PUBLIC_URL`` when set; else the request's host when it is
+    one of ``ALLOWED_HOSTS`` (by default the loopback names, where ``make serve`` listens);
+    else the first host the operator allowed; else ``""``: links relative to the site (a
+    page resolves them where the player is; a share text then carries no address)."""
+    public_url = current_app.config.get("PUBLIC_URL")
+    if public_url:
+        return public_url
+    configured = allowed_hosts(current_app.config.get("ALLOWED_HOSTS"))
+    listed = configured or LOOPBACK_HOSTS
+    asked = request.host.lower()
+    name = asked if asked.endswith("]") else asked.rsplit(":", 1)[0]  # without its port
+    if asked in listed or name in listed:
+        return f"{request.scheme}://{asked}/"
+    return f"{request.scheme}://{configured[0]}/" if configured else ""
+
+
+@lru_cache(maxsize=8)
+def allowed_hosts(setting: str | None) -> tuple[str, ...]:
+    """The hosts ``ALLOWED_HOSTS`` lets links name, lower-cased: ``host`` (any port) or
+    ``host:port``, comma or space separated."""
+    return tuple(host for host in re.split(r"[\s,]+", (setting or "").lower()) if host)
 
 
 @lru_cache(maxsize=256)
@@ -241,7 +262,7 @@ def start_game():
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
     """A game: the player's own, or anyone's once revealed; a finished v2 game with the latest
-    checkpoint of its log that covers it (issue 11), once one does."""
+    checkpoint of its log that covers it, once one does."""
     played = visible_game(game_id)
     if not (played.game.finished and services().logs.is_logged(played.record.date)):
         return game_answer(played)
@@ -383,7 +404,7 @@ def leaderboard(date: str, ruleset: str):
     })
 
 
-# ------------------------------------------------------------------ the coach (issue 10)
+# ------------------------------------------------------------------ the coach
 
 
 def tables_not_ready() -> ApiError:

@@ -10,9 +10,10 @@ import re
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
-from app.api.errors import ApiError
+from app.api.errors import ApiError, error_response
 from app.api.matches import match_state, play_of
 from app.api.routes import action_number, json_body, language, site_url, text_field
+from app.observability.limits import client_address
 from app.play import players
 from app.play.games import Roll, Score, parse_hold
 from app.play.matches import PLAYING, Match, validate_ruleset
@@ -24,6 +25,7 @@ from app.play.tables import (
     table_not_found,
 )
 from app.push.sse import HEADERS, MAX_SECONDS, table_events
+from app.push.stream_caps import StreamCaps, StreamRefused
 from app.services import services
 from app.storage.tables import TableRecord
 
@@ -32,6 +34,7 @@ bp = Blueprint("tables", __name__, url_prefix="/api/v1")
 TABLE_ID = re.compile(r"[0-9a-f]{32}")
 CODE = re.compile(r"[0-9A-Za-z]{6}")
 STREAM_SPREAD = 0.75
+STREAM_CAPS = "stream-caps"
 
 
 def tables() -> TableService:
@@ -195,20 +198,55 @@ def _act(table: str, number: int, action):
     return answer(table, written=tables().act(table_id(table), player, number, action))
 
 
+@bp.errorhandler(StreamRefused)
+def handle_stream_refused(error: StreamRefused):
+    """A stream past a cap: 429 ``too-many-streams`` (this address holds its share already) or
+    503 ``streams-busy`` (this worker does), with Retry-After."""
+    if error.per == "address":
+        response = error_response(429, "too-many-streams", f"Your connection holds {error.cap} "
+                                  "live tables open already; close one, or try again later.")
+    else:
+        response = error_response(503, "streams-busy", "The server holds as many live tables "
+                                  "as it can; try again in a moment.")
+    response.headers["Retry-After"] = str(error.retry_after)
+    return response
+
+
+def stream_caps() -> StreamCaps:
+    """This worker's caps on open event streams (one per app: an app per worker process)."""
+    caps = current_app.extensions.get(STREAM_CAPS)
+    if caps is None:
+        caps = current_app.extensions[STREAM_CAPS] = StreamCaps(
+            tables().channel.client, int(current_app.config["STREAMS_PER_ADDRESS"]),
+            int(current_app.config["STREAMS_PER_WORKER"]))
+    return caps
+
+
 @bp.get("/tables/<table>/events")
 def events(table: str):
-    """The table's live events (Server-Sent Events), resumed after ``Last-Event-ID``."""
-    found = tables().get(table_id(table))
-    pseudonym, lang = caller(), language()
-
-    def snapshot() -> dict:
-        """The table as it stands for this reader (in the stream's request context)."""
-        state, match = tables().view(found.id)
-        return table_view(state, match, pseudonym, lang)
-
+    """The table's live events (Server-Sent Events), resumed after ``Last-Event-ID``; refused
+    past the caps on open streams (``stream_caps``) before anything is read."""
+    wanted = table_id(table)
     # Each response lasts from 3/4 of the configured time to all of it: streams opened
     # together (a deploy, a table's seats) reconnect spread out, not in one wave.
     configured = float(current_app.config.get("TABLE_STREAM_SECONDS", MAX_SECONDS))
-    stream = table_events(tables().channel, found.id, request.headers.get("Last-Event-ID"),
-                          snapshot, max_seconds=configured * random.uniform(STREAM_SPREAD, 1.0))
-    return Response(stream_with_context(stream), mimetype="text/event-stream", headers=HEADERS)
+    seconds = configured * random.uniform(STREAM_SPREAD, 1.0)
+    slot = stream_caps().open(client_address(), seconds)
+    try:
+        found = tables().get(wanted)
+        pseudonym, lang = caller(), language()
+
+        def snapshot() -> dict:
+            """The table as it stands for this reader (in the stream's request context)."""
+            state, match = tables().view(found.id)
+            return table_view(state, match, pseudonym, lang)
+
+        stream = table_events(tables().channel, found.id, request.headers.get("Last-Event-ID"),
+                              snapshot, max_seconds=seconds)
+        response = Response(stream_with_context(stream), mimetype="text/event-stream",
+                            headers=HEADERS)
+    except BaseException:
+        slot.release()
+        raise
+    response.call_on_close(slot.release)  # the stream's end, or its reader gone
+    return response

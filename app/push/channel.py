@@ -30,7 +30,9 @@ from app.storage.tables import TABLE_TTL_SECONDS, table_key
 
 MAX_EVENTS = 2000
 EVENT_TTL_SECONDS = 24 * 3600
-STREAM_ID = re.compile(r"\d{1,20}-\d{1,20}")
+STREAM_ID = re.compile(r"(\d{1,20})-(\d{1,20})")
+# Each part of a Redis stream id is an unsigned 64-bit number: XREAD refuses a larger one.
+STREAM_ID_PART_MAX = 2**64 - 1
 START = "0-0"
 LEFT_FIELD = "seconds_left"
 # Readers a process may hold blocked in XREAD at once: one a stream open on that worker.
@@ -86,8 +88,10 @@ def events_key(table_id: str) -> str:
 
 
 def valid_event_id(text: str | None) -> bool:
-    """Whether ``text`` is a stream id this channel could have given (``<ms>-<seq>``)."""
-    return bool(text) and STREAM_ID.fullmatch(text) is not None
+    """Whether ``text`` is a stream id this channel could have given (``<ms>-<seq>``, each part
+    at most ``STREAM_ID_PART_MAX``): any other is never sent to Redis."""
+    found = STREAM_ID.fullmatch(text) if text else None
+    return found is not None and all(int(part) <= STREAM_ID_PART_MAX for part in found.groups())
 
 
 @dataclass(frozen=True)

@@ -267,6 +267,14 @@ def script_messages() -> dict[str, str | dict[str, str]]:
             "histories: keep both results.",
             n,
         )),
+        # a table's live updates
+        "streamPaused": plural_forms(lambda n: ngettext(
+            "Live updates are paused: the server is holding as many live tables as it can. "
+            "Trying again in {n} second…",
+            "Live updates are paused: the server is holding as many live tables as it can. "
+            "Trying again in {n} seconds…",
+            n,
+        )),
         "friendMissing": plural_forms(lambda n: ngettext(
             "Mismatch: this browser is shown no list of {n} game with the fingerprint "
             "{fingerprint}. Your friend was shown another history, or the text was changed.",
@@ -342,21 +350,25 @@ def api_error_messages() -> dict[str, str]:
         "invalid-limit": _("The leaderboard size must be a whole number from 1 to 100."),
         "invalid-cursor": _("The page cursor must be a game id."),
         "not-revealed": _("This date is not revealed yet."),
-        # the coach (issue 10)
+        # the coach
         "invalid-order": _("A leaderboard is ranked by points or by skill."),
         "tables-not-ready": _("The strategy tables are being computed; try again in a minute."),
         "references-not-ready": _("The day’s references are being computed; try again soon."),
         "no-proof": _("A proof exists only for a finished game, once its date is revealed."),
         "no-receipt": _("Only a finished game has a receipt to verify."),
         "ledger-error": _("A ledger entry, receipt or proof is malformed."),
-        # the day's log (issue 11)
+        # the day's log
         "unknown-log": _("This date and sheet have no log of finished games."),
         "no-checkpoint": _("This log has no checkpoint yet."),
         "invalid-size": _("That is not the size of a checkpoint of this log."),
         "bad-cosignature": _("This cosignature is malformed or does not verify."),
         "unknown-witness": _("This witness is not one the service trusts."),
         "unknown-checkpoint": _("This log cut no such checkpoint."),
-        # practice and games against the computer (issue 12)
+        "implausible-time": _(
+            "This cosignature’s time is before its checkpoint or too far ahead of our clock."
+        ),
+        "stale-cosignature": _("This witness already cosigned this checkpoint at a later time."),
+        # practice and games against the computer
         "match-not-found": _("No such game (or it ended more than a week ago and was removed)."),
         "not-your-match": _("You have no seat in this game."),
         "not-your-turn": _("It is not your turn yet."),
@@ -370,7 +382,7 @@ def api_error_messages() -> dict[str, str]:
         "invalid-bots": _("Choose at most 5 computer opponents, each with a known level."),
         "invalid-seat": _("There is no such seat in this game."),
         "invalid-match": _("The game data is not valid."),
-        # tables (issue 15)
+        # tables
         "table-not-found": _("No table has this id or code (or it ended long ago)."),
         "invalid-clock": _("The turn clock is a whole number of seconds from 3 to 600, or none."),
         "invalid-seats": _("A table has 2 to 6 seats, each a friend, a player here or a bot."),
@@ -379,11 +391,19 @@ def api_error_messages() -> dict[str, str]:
         "not-creator": _("Only the table’s creator starts it."),
         "seats-open": _("Some seats are still waiting for a friend."),
         "table-waiting": _("The table has not started yet."),
+        "too-many-streams": _(
+            "Your connection holds as many live tables as it may; close one, or try again later."
+        ),
+        "streams-busy": _(
+            "The server is holding as many live tables as it can; try again in a moment."
+        ),
         # the server
         "storage-unavailable": _(
             "The game store is unavailable for a moment; try again in a few seconds."
         ),
         "misconfigured": _("This server is being reconfigured; try again later."),
+        "overloaded": _("The server is busy; trying again in a moment…"),
+        "clock-unreadable": _("This server cannot read its clock; try again later."),
         "internal-error": _("Something went wrong on our side."),
     }
 

@@ -7,7 +7,7 @@
 // whose boxes only the server offers.
 
 import { errorText, getComputed, getJson, postJson } from "./api.js";
-import { lossText } from "./i18n.js";
+import { lossText, plural } from "./i18n.js";
 
 const root = document.querySelector("[data-table]");
 const tableId = root.dataset.table;
@@ -16,6 +16,11 @@ const texts = JSON.parse(document.getElementById("table-texts").textContent);
 const $ = (selector) => root.querySelector(selector);
 const dice = [...root.querySelectorAll("[data-die]")];
 const ROLLS_PER_TURN = 3; // fairness/game.py
+// A stream the server refused (past its caps on live streams: 429 or 503) is asked for again
+// after a pause that doubles each time, up to a minute, at a random point of its second half
+// so that the pages refused together do not come back together.
+const STREAM_PAUSE_FIRST_SECONDS = 5;
+const STREAM_PAUSE_MAX_SECONDS = 60;
 
 let table = null;
 let hold = [false, false, false, false, false];
@@ -25,6 +30,7 @@ let pending = false;
 let written = 0; // answers of this page's own POSTs: a GET sent before one is stale
 let acting = 0; // this page's actions whose answer has not come yet
 let verified = null;
+let streamPauses = 0; // refusals in a row of this page's event stream
 
 function say(key, values = {}) {
   return (texts[key] || key).replace(/%\((\w+)\)s/g, (_, name) => String(values[name] ?? ""));
@@ -355,9 +361,27 @@ function listen() {
     source.close();
     if (table?.match?.status === "playing") refresh(); // the result, the seeds, the transcripts
   });
-  source.addEventListener("error", () => {
-    if (source.readyState !== EventSource.CLOSED) status(say("reconnecting"));
+  source.addEventListener("open", () => {
+    streamPauses = 0;
   });
+  source.addEventListener("error", () => {
+    if (source.readyState !== EventSource.CLOSED) {
+      status(say("reconnecting")); // the browser reconnects by itself
+      return;
+    }
+    pauseListening(); // refused (or not a stream): the browser gave up on it
+  });
+}
+
+// Say the live updates are paused and for how long, then ask for the table and its stream
+// again (the new stream's snapshot brings what happened meanwhile).
+function pauseListening() {
+  const longest = Math.min(STREAM_PAUSE_MAX_SECONDS,
+    STREAM_PAUSE_FIRST_SECONDS * 2 ** streamPauses);
+  const seconds = Math.ceil(longest * (0.5 + Math.random() / 2));
+  streamPauses += 1;
+  status(plural("streamPaused", seconds));
+  setTimeout(listen, seconds * 1000);
 }
 
 dice.forEach((button, position) => {

@@ -31,8 +31,10 @@ def finished_game(client) -> dict:
 def test_a_forged_forwarded_host_does_not_reach_the_share_link(redis_url, redis_client,
                                                                data_dir, clock, reveal):
     """X-Forwarded-Host (-Port, -Prefix), which nginx passes through from the client, are
-    ignored; the Host and X-Forwarded-Proto nginx sets are what the link is made of."""
-    app = app_on(redis_url, data_dir, clock, PROXY_HOPS=1, PUBLIC_URL=None)
+    ignored; the Host nginx passes (one of the allowed hosts) and the X-Forwarded-Proto it sets
+    are what the link is made of."""
+    app = app_on(redis_url, data_dir, clock, PROXY_HOPS=1, PUBLIC_URL=None,
+                 ALLOWED_HOSTS="dice.example.org")
     client = app.test_client()
     game = finished_game(client)
     clock.set(REVEALED_AT)  # public now: no cookie needed on the proxy's host
