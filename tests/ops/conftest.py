@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from processes import ServerProcess, free_port, short_temp_dir
+from processes import NO_LOAD_SHEDDING, ServerProcess, free_port, short_temp_dir
 
 from app.ledger.clock import format_timestamp
 from app.storage.embedded import EmbeddedRedis
@@ -45,7 +45,7 @@ class DeployedServer(ServerProcess):
         env = {**os.environ, "REDIS_URL": redis_url, "YACHT_DAILY_DATA_DIR": str(data_dir),
                "YACHT_DAILY_BIND": f"127.0.0.1:{self.port}", "WEB_CONCURRENCY": str(workers),
                "YACHT_DAILY_RATE_LIMITS": "off", "PYTHONUNBUFFERED": "1",
-               **(extra_env or {})}
+               "YACHT_DAILY_QUEUE_BUDGET_MS": NO_LOAD_SHEDDING, **(extra_env or {})}
         env.pop("PROMETHEUS_MULTIPROC_DIR", None)
         if clock_file is not None:
             env["YACHT_DAILY_CLOCK_FILE"] = str(clock_file)

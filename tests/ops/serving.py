@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from processes import ServerProcess, free_port
+from processes import NO_LOAD_SHEDDING, ServerProcess, free_port
 
 SERVE = [sys.executable, "-c", "from app.cli.main import main; main()", "serve"]
 
@@ -25,7 +25,8 @@ class ServeProcess(ServerProcess):
         self.port = free_port()
         self.log_file = workdir / f"serve-{self.port}.log"
         env = {**os.environ, "YACHT_DAILY_CLOCK_FILE": str(clock_file),
-               "YACHT_DAILY_RATE_LIMITS": "off", "PYTHONUNBUFFERED": "1"}
+               "YACHT_DAILY_RATE_LIMITS": "off", "PYTHONUNBUFFERED": "1",
+               "YACHT_DAILY_QUEUE_BUDGET_MS": NO_LOAD_SHEDDING}
         for name in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"):
             env.pop(name, None)
         self.launch([*command, "--data-dir", str(data_dir), "--bind", f"127.0.0.1:{self.port}",

@@ -7,6 +7,11 @@ const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 const MAX_RETRY_WAIT_MS = 4000;
 const COMPUTING_WAIT_MS = 10 * 60 * 1000; // the largest sheet's table builds in about a minute
 const COMPUTING_PAUSE_SECONDS = 10; // app/api/routes.py COMPUTING_RETRY_AFTER
+// A request refused for load (503 `overloaded`, app/observability/admission.py) never reached
+// the app: it is sent again as it was, after the server's Retry-After, a few times at most.
+const OVERLOADED = "overloaded";
+const OVERLOADED_RETRIES = 5;
+const BUSY_FALLBACK = "The server is busy; trying again in a moment…";
 
 /**
  * An API refusal (`status` > 0) or a network failure (`status` 0). Its message is the page's
@@ -66,17 +71,52 @@ async function readBody(response) {
 }
 
 /**
+ * The page's message area (its status line), told while a request waits out the server's
+ * load; whatever it said before comes back unless the page wrote something else meanwhile.
+ */
+function busyNotice() {
+  let area = null;
+  let before = "";
+  let shown = null;
+  return {
+    show() {
+      area ??= document.querySelector("main .status-line, main [role='status']");
+      if (area === null) return;
+      if (shown === null) before = area.textContent;
+      shown = apiErrorMessage(OVERLOADED) ?? BUSY_FALLBACK;
+      area.textContent = shown;
+    },
+    clear() {
+      if (area !== null && shown !== null && area.textContent === shown) {
+        area.textContent = before;
+      }
+    },
+  };
+}
+
+/**
  * Send one request and return its body (parsed JSON, or text). Network failures and 502-504
  * are retried `retries` times with the very same body: the action number in it makes a
- * retried roll harmless.
+ * retried roll harmless. A 503 `overloaded` is waited out (Retry-After, up to twice as long
+ * at random, so that refused pages do not come back together) up to OVERLOADED_RETRIES times,
+ * saying so in the page's message area.
  */
-export async function request(method, path, { body, retries = 0 } = {}) {
+export async function request(method, path, options = {}) {
+  const busy = busyNotice();
+  try {
+    return await sendWithRetries(method, path, options, busy);
+  } finally {
+    busy.clear();
+  }
+}
+
+async function sendWithRetries(method, path, { body, retries = 0 } = {}, busy) {
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  for (let attempt = 0; ; attempt += 1) {
+  for (let attempt = 0, busyWaits = 0; ; attempt += 1) {
     let response;
     try {
       response = await fetch(withLanguage(path), init);
@@ -87,13 +127,20 @@ export async function request(method, path, { body, retries = 0 } = {}) {
       }
       throw new ApiError(0, "network", error.message, null);
     }
+    const data = await readBody(response);
+    const error = !response.ok && data && typeof data === "object" ? data.error || {} : {};
+    if (error.code === OVERLOADED && busyWaits < OVERLOADED_RETRIES) {
+      busy.show();
+      await pause((retryAfterSeconds(response) ?? 1) * 1000 * (1 + Math.random()));
+      busyWaits += 1;
+      attempt -= 1; // a refusal for load is not one of the `retries`
+      continue;
+    }
     if (RETRYABLE_STATUSES.has(response.status) && attempt < retries) {
       await pause(retryDelay(response, attempt));
       continue;
     }
-    const data = await readBody(response);
     if (!response.ok) {
-      const error = data && typeof data === "object" ? data.error || {} : {};
       throw new ApiError(
         response.status,
         error.code || `http-${response.status}`,
