@@ -24,9 +24,11 @@ $(TEST_STAMP): $(RUNTIME_STAMP)
 serve: $(RUNTIME_STAMP)
 	$(VENV)/bin/yacht-daily serve --bind $(HOST):$(PORT)
 
+# The suite runs in one process per core (pytest-xdist), a test file's tests in one process: each
+# process has its own Redis and live servers; the strategy tables are built once for the run.
 test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 	# The API suite again, on a real 3-master Redis Cluster (tests/redis_cluster.py).
 	$(PY) tests/redis_cluster.py $(PY) -m pytest tests/app -q
 

@@ -13,7 +13,9 @@
   ``LiveServer.client()`` gives a cookie-keeping JSON client (one player).
 """
 
+import contextlib
 import datetime as dt
+import fcntl
 import http.cookiejar
 import json
 import os
@@ -26,7 +28,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
-from processes import ServerProcess, free_port, short_temp_dir
+from processes import NO_LOAD_SHEDDING, ServerProcess, free_port, short_temp_dir
 
 from app.ledger import keys
 from app.ledger.reveal_runner import RevealRunner
@@ -86,18 +88,41 @@ def redis_url():
     shutil.rmtree(directory, ignore_errors=True)
 
 
+def run_scratch_dir(tmp_path_factory, name: str) -> Path:
+    """A directory every process of this test run shares (pytest-xdist's workers included: their
+    base temporary directories sit side by side in the run's), created once."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    directory = root / name
+    directory.mkdir(exist_ok=True)
+    return directory
+
+
+@contextlib.contextmanager
+def run_lock(directory: Path):
+    """Hold the run-wide lock of ``directory``: one process of the run at a time inside."""
+    with (directory / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def strategy_tables_dir(tmp_path_factory):
     """Every sheet's strategy tables (the daily sheets', Yatzy's the largest at about 45 s of
     one core, and the other sheets' that bots and the coach use at tables and against the
     computer: Generala, the Yahtzee variants), built once for every app and live server of the
-    session, so that no server builds one in a worker while it serves
-    (``YACHT_DAILY_TEST_STRATEGY_DIR`` names a directory to keep across sessions; the files
-    carry checksums, a stale one is rebuilt)."""
-    directory = Path(os.environ.get("YACHT_DAILY_TEST_STRATEGY_DIR")
-                     or tmp_path_factory.mktemp("strategy-tables"))
-    for ruleset in RULESETS:
-        load_or_build(directory, ruleset)
+    run, so that no server builds one in a worker while it serves: parallel test processes take
+    turns, the first builds and the others load (``YACHT_DAILY_TEST_STRATEGY_DIR`` names a
+    directory to keep across runs; the files carry checksums, a stale one is rebuilt)."""
+    named = os.environ.get("YACHT_DAILY_TEST_STRATEGY_DIR")
+    directory = Path(named) if named else run_scratch_dir(tmp_path_factory, "strategy-tables")
+    directory.mkdir(parents=True, exist_ok=True)
+    with run_lock(directory):
+        for ruleset in RULESETS:
+            load_or_build(directory, ruleset)
     os.environ["YACHT_DAILY_STRATEGY_DIR"] = str(directory)
     return directory
 
@@ -213,6 +238,15 @@ def _decode(response):
     return raw.decode()
 
 
+def write_clock_file(path: Path, moment: str) -> None:
+    """Put ``moment`` in the clock file ``path`` so that no reader sees it half written: the
+    text goes to a temporary file beside it, which is then renamed over it (one atomic
+    replacement)."""
+    fresh = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}")
+    fresh.write_text(moment)
+    os.replace(fresh, path)
+
+
 class LiveServer(ServerProcess):
     """``yacht-daily serve`` in a subprocess: its URL, data directory, clock file and log."""
 
@@ -236,14 +270,15 @@ class LiveServer(ServerProcess):
             env["REDIS_URL"] = redis_url
         env["YACHT_DAILY_REVEAL_IN_WORKERS"] = "1" if reveal_in_workers else "0"
         env["YACHT_DAILY_DAY_FORMAT"] = day_format
+        env.setdefault("YACHT_DAILY_QUEUE_BUDGET_MS", NO_LOAD_SHEDDING)
         command = [sys.executable, "-c", "from app.cli.main import main; main()", "serve",
                    "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
                    "--threads", str(threads)]
         self.launch(command, env, "/api/v1/rulesets")
 
     def set_clock(self, moment: str) -> None:
-        """Set the server's time (ISO UTC); an empty string means the real time."""
-        self.clock_file.write_text(moment)
+        """Set the server's time (ISO UTC), replacing the clock file whole."""
+        write_clock_file(self.clock_file, moment)
 
     def client(self) -> JsonClient:
         """A new player."""
