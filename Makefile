@@ -6,7 +6,7 @@ PORT ?= 8000
 RUNTIME_STAMP := $(VENV)/.installed-runtime
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: serve test vectors clean translations
+.PHONY: serve test vectors verify-py clean translations
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -43,6 +43,11 @@ translations: $(RUNTIME_STAMP)
 
 vectors: $(RUNTIME_STAMP)
 	$(PY) scripts/make_vectors.py
+
+# After changing fairness/ or verifier/: rebuild app/static/verify.py, the verifier players
+# download (tests/verify/test_verify_py_is_built.py fails while it is stale).
+verify-py: | $(PY)
+	$(PY) scripts/build_verify.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

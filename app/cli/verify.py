@@ -10,9 +10,6 @@ import contextlib
 import json
 import re
 import sys
-import time
-import urllib.error
-import urllib.request
 
 import click
 
@@ -22,12 +19,10 @@ from fairness.audit import log_checks
 from fairness.audit.gossip_checks import check_gossip
 from fairness.errors import LedgerError
 from fairness.gossip import find_gossip_line
-from fairness.ledger import is_epoch_entry
 from fairness.note import parse_vkey
 from fairness.sheets import ANY_DAILY_RULESETS
+from verifier.published import fetch, load
 
-FETCH_TIMEOUT = 120
-RETRIES, MAX_WAIT = 10, 120  # on a 429: wait as Retry-After says (seconds, at most MAX_WAIT)
 LEADERBOARD_LIMIT = 100
 DAY_PAGE = 1000
 READ_ERRORS = (OSError, ValueError, KeyError, TypeError, LedgerError)
@@ -280,64 +275,7 @@ def read_keys(values: tuple[str, ...]) -> set[str]:
 
 def key_checks(entries: list, expected: set[str]) -> list:
     """With recorded keys: one check per epoch entry, is its public_key one of them."""
-    if not expected:
-        return []
-    epochs = [entry for entry in entries if is_epoch_entry(entry)]
-    if not epochs:
-        return [audit.Check("recorded key", False,
-                            "no epoch entry to compare with the recorded keys")]
-    checks = []
-    for entry in epochs:
-        key, name = entry.get("public_key"), f"epoch {entry.get('epoch')!r} key"
-        if key in expected:
-            checks.append(audit.Check(name, True, f"public_key {key} = a recorded key"))
-        else:
-            checks.append(audit.Check(name, False, f"public_key {key!r} ≠ the recorded key "
-                                                   f"{' or '.join(sorted(expected))}"))
-    return checks
-
-
-def fetch(base_url: str, path: str, read=json.loads):
-    """GET a JSON document of the server's API, read from its text by ``read``; a 429 (rate
-    limited) is waited out and asked again, up to RETRIES times."""
-    url = base_url.rstrip("/") + "/api/v1" + path
-    request = urllib.request.Request(url, headers={"Accept": "application/json",
-                                                   "User-Agent": "yacht-daily-verify"})
-    for attempt in range(RETRIES + 1):
-        try:
-            with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:
-                return read(response.read().decode("utf-8"))
-        except urllib.error.HTTPError as error:
-            if error.code != 429 or attempt == RETRIES:
-                raise OSError(f"{url}: HTTP {error.code}: {error_message(error)}") from None
-            time.sleep(retry_after(error))
-        except OSError as error:
-            raise OSError(f"{url}: {error}") from None
-
-
-def retry_after(error) -> int:
-    """The seconds a 429 asks to wait (its Retry-After), from 1 to MAX_WAIT."""
-    text = error.headers.get("Retry-After", "")
-    seconds = int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 1
-    return min(max(seconds, 1), MAX_WAIT)
-
-
-def error_message(error) -> str:
-    """The API's own explanation of an HTTP error (its JSON error message), or the reason."""
-    try:
-        return json.loads(error.read().decode("utf-8"))["error"]["message"]
-    except (ValueError, KeyError, TypeError, OSError):
-        return str(error.reason)
-
-
-def load(path: str, *wrappers: str):
-    """A JSON file, unwrapped from the API responses' wrapper keys when present."""
-    with open(path, encoding="utf-8") as handle:
-        value = json.load(handle)
-    for key in wrappers:
-        if isinstance(value, dict) and key in value and "type" not in value:
-            value = value[key]
-    return value
+    return audit.check_recorded_keys(entries, expected) if expected else []
 
 
 def cannot_read(error: Exception):

@@ -229,5 +229,7 @@ def fairness_doc():
 
 @bp.get("/verify.py")
 def verify_script():
-    """The standalone verifier, served as Python source to read or run."""
-    return send_from_directory(current_app.static_folder, "verify.py", mimetype="text/x-python")
+    """The standalone verifier: one file Python runs, a zip archive of the core's sources and
+    the verifier's (scripts/build_verify.py), downloaded as verify.py."""
+    return send_from_directory(current_app.static_folder, "verify.py", mimetype="application/zip",
+                               as_attachment=True, download_name="verify.py")

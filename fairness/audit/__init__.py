@@ -28,7 +28,7 @@ from .checks import (
 from .day import DayAudit, Progress, audit_day, check_leaderboard, read_pages
 from .fast_replay import FastReplay, FastReplayed
 from .game_checks import check_game, computed_root
-from .ledger_checks import check_ledger
+from .ledger_checks import check_ledger, check_recorded_keys
 from .ledger_view import LedgerView
 from .match_checks import answer_parts, check_match, check_match_in_ledger, match_epoch_check
 from .published import PageReader, PublishedTranscript
@@ -54,6 +54,7 @@ __all__ = [
     "check_game",
     "check_leaderboard",
     "check_ledger",
+    "check_recorded_keys",
     "check_match",
     "check_match_in_ledger",
     "compared",

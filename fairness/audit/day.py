@@ -48,7 +48,8 @@ Progress = Callable[[int, int], None]
 def audit_day(entries: list[dict], date: str, ruleset: str, games: Iterable[dict],
               verify_signature: SignatureCheck | None = None,
               progress: Progress | None = None,
-              published_leaderboard: Mapping | None = None) -> DayAudit:
+              published_leaderboard: Mapping | None = None,
+              fast_paths: bool = True) -> DayAudit:
     """Audit every game of one (date, sheet) on ONE shared dice stream.
 
     ``games`` is the ``games`` of ``GET /days/<date>/<ruleset>/games``, a list or any iterable
@@ -58,6 +59,10 @@ def audit_day(entries: list[dict], date: str, ruleset: str, games: Iterable[dict
     replayed; every finished game's receipt must match it and be signed; the receipts' Merkle
     root and count must be the reveal entry's; the leaderboard is recomputed from the replays
     and, when given, compared with the published one (``GET /leaderboard/<date>/<ruleset>``).
+
+    ``fast_paths`` False audits every game by the plain checks alone: ``replay_checks`` for
+    every transcript, the field checks and canonical JSON for every receipt. The fast paths
+    (fast_replay.py, fast_receipt.py, published.py) must give exactly the same checks.
     """
     view = LedgerView.read(entries)
     checks = ledger_checks(view, verify_signature)
@@ -67,7 +72,7 @@ def audit_day(entries: list[dict], date: str, ruleset: str, games: Iterable[dict
     reveal = view.reveals[date]
     checks.append(seed_check(view, reveal))
     epoch = view.epoch_of(reveal["epoch"])
-    auditor = _DayAuditor(reveal, ruleset, epoch, verify_signature)
+    auditor = _DayAuditor(reveal, ruleset, epoch, verify_signature, fast_paths)
     for done, game in enumerate(games, 1):
         auditor.audit(game)
         if progress is not None and (done % 1000 == 0 or done == len(games)):
@@ -135,12 +140,17 @@ _DAY_CHECKS = ("games replayed", "games complete", "receipts", "transcript hashe
                "receipt signatures")
 
 
+def _no_fast_path(transcript) -> None:
+    """The fast path that never applies: the plain checks judge the transcript."""
+    return None
+
+
 class _DayAuditor:
     """Accumulates one (date, sheet)'s game audits."""
 
     def __init__(self, reveal: Mapping, ruleset: str, epoch: Mapping | None,
-                 verify_signature: SignatureCheck | None):
-        """Prepare the shared stream and the cached rules."""
+                 verify_signature: SignatureCheck | None, fast_paths: bool = True):
+        """Prepare the shared stream and the cached rules (and the fast paths, when used)."""
         self.reveal = reveal
         self.ruleset = ruleset
         self.epoch = epoch
@@ -160,6 +170,9 @@ class _DayAuditor:
         self.receipt_bytes = None if self.v2 else ReceiptBytes(
             RECEIPT_TYPE, reveal["date"], reveal["epoch"], ruleset).of
         self.sheet_of, self.total_of = self.fast.sheet, self.rules.total
+        if not fast_paths:  # every game and receipt by the plain checks
+            self.sheet_of = self.published_sheet_of = _no_fast_path
+            self.receipt_bytes = None
         self.size = len(self.rules.ruleset.categories)
         self.games = 0
         self.signatures = 0

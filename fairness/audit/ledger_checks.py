@@ -1,7 +1,7 @@
 """The ledger's checks: format, numbering, hash links, signatures, reveal dates, seed chains."""
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from ..canonical import sha256_hex
 from ..chain import previous_seed
@@ -37,6 +37,23 @@ def ledger_checks(view: LedgerView, verify_signature: SignatureCheck | None) -> 
         _check_seed_chains(view),
         _check_seed_successions(view),
     ]
+
+
+def check_recorded_keys(entries: list[dict], recorded: Collection[str]) -> list[Check]:
+    """One check per epoch entry: its ``public_key`` is one of the keys the auditor recorded
+    earlier (``--expect-key``); with no epoch entry at all, one failing ``recorded key``."""
+    epochs = [entry for entry in entries if is_epoch_entry(entry)]
+    if not epochs:
+        return [Check("recorded key", False, "no epoch entry to compare with the recorded keys")]
+    checks = []
+    for entry in epochs:
+        key, name = entry.get("public_key"), f"epoch {entry.get('epoch')!r} key"
+        if key in recorded:
+            checks.append(Check(name, True, f"public_key {key} = a recorded key"))
+        else:
+            checks.append(Check(name, False, f"public_key {key!r} ≠ the recorded key "
+                                             f"{' or '.join(sorted(recorded))}"))
+    return checks
 
 
 def reveal_check(view: LedgerView, date: str, ruleset: str, epoch: int | None = None) -> Check:

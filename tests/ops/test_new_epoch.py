@@ -2,10 +2,8 @@
 future date; the running service takes it on by itself, and every day, old and new, verifies
 with the key its epoch published."""
 
-import importlib.util
 import shutil
 import stat
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -18,7 +16,8 @@ from app.ledger.service import LedgerMismatch
 from app.ledger.signing import verify_object, verify_signature
 from app.services import EXTENSION
 from fairness import audit
-from fairness.ledger import EPOCH_TYPE, REVEAL_TYPE
+from fairness.ledger import REVEAL_TYPE, is_epoch_entry
+from tests.verify.conftest import VerifyPy, printed
 
 API = "/api/v1"
 OLD_DAY = "2026-03-10"
@@ -56,7 +55,7 @@ def finish_game(client, ruleset: str, date: str) -> dict:
 def epoch_entries(client) -> list[dict]:
     """The ledger's epoch entries."""
     return [entry for entry in client.get(f"{API}/ledger").get_json()["entries"]
-            if entry["type"] == EPOCH_TYPE]
+            if is_epoch_entry(entry)]
 
 
 def test_new_epoch_rotates_the_key_and_old_days_still_verify(client, clock, cli, data_dir,
@@ -139,15 +138,6 @@ def test_a_server_lacking_a_published_epoch_stops_dealing_within_a_day(client, c
                        ).status_code == 201
 
 
-def load_verify_py():
-    """The standalone verifier ``app/static/verify.py``, loaded from its file."""
-    path = Path(__file__).resolve().parents[2] / "app" / "static" / "verify.py"
-    spec = importlib.util.spec_from_file_location("standalone_verify", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def day_games(client, date: str, sheet: str) -> list[dict]:
     """Every published game of a revealed (date, sheet), page after page."""
     games, after = [], None
@@ -161,7 +151,7 @@ def day_games(client, date: str, sheet: str) -> list[dict]:
 
 
 def test_a_new_epoch_adds_the_yatzy_challenge_and_every_past_day_still_verifies(
-        client, clock, cli, reveal):
+        client, clock, cli, reveal, tmp_path):
     """The first epoch's entry keeps its three daily sheets; the next one publishes four, Yatzy
     included, which the service offers only on that epoch's dates; both days reveal exactly
     their epoch's sheets and verify in the core's audit and in verify.py."""
@@ -194,16 +184,17 @@ def test_a_new_epoch_adds_the_yatzy_challenge_and_every_past_day_still_verifies(
     assert sorted(reveals[OLD_DAY]["games"]) == sorted(first["rulesets"])
     assert sorted(reveals[NEW_START]["games"]) == sorted(second["rulesets"])
     assert reveals[NEW_START]["games"]["yatzy"] == 1
-    standalone = load_verify_py()
     for date, sheets in ((OLD_DAY, first["rulesets"]), (NEW_START, second["rulesets"])):
         for sheet in sheets:
             games = day_games(client, date, sheet)
             day = audit.audit_day(ledger, date, sheet, games, verify_signature)
             assert all(check.ok for check in day.checks), (date, sheet)
-            report = standalone.Report()
-            standalone.check_day(report, ledger, date, sheet, games,
-                                 standalone.ed25519_verifier())
-            assert all(check[1] for check in report.checks), (date, sheet, report.checks)
+    verify_py = VerifyPy(tmp_path)  # the downloaded verifier, on each epoch's game
+    for game in (old_game, yatzy_game):
+        proof = client.get(f"{API}/games/{game['id']}/proof").get_json()["proof"]
+        assert verify_py.games([(ledger, game["receipt"], game["transcript"], proof)]) == [
+            (0, printed(audit.check_game(ledger, game["receipt"], game["transcript"], proof,
+                                         verify_signature)))]
     for game in (old_game, yatzy_game):
         verdict = client.post(f"{API}/verify", json={"game": game["id"]}).get_json()
         assert verdict["ok"] is True, verdict

@@ -1,4 +1,4 @@
-"""The v2 day of the vectors and what the tests do with it: run the three verifiers on a log,
+"""The v2 day of the vectors and what the tests do with it: run the verifiers on a log,
 change every line of every checkpoint note, and forge what a dishonest operator would (it holds
 the signing key: the vectors' key is the public RFC 8032 test key)."""
 
@@ -29,6 +29,7 @@ class LogCase:
     quorum: int
     games: list
     saved: list
+    receipt: tuple | None = None  # (a v2 receipt, its inclusion proof) to find in the log
 
     def checks_core(self) -> list:
         """The core's checks as (name, ok, detail)."""
@@ -37,19 +38,35 @@ class LogCase:
                                       [notes.parse_vkey(w) for w in self.witnesses],
                                       self.quorum),
                 *log_checks.check_final_transcripts(self.log, self.games),
+                *(log_checks.check_receipt_in_log(self.receipt[0], self.log, self.receipt[1])
+                  if self.receipt else []),
                 *log_checks.check_saved_checkpoints(self.saved, self.log, verify_signature,
                                                     self.entries[0]["public_key"])]
         return [(c.name, c.ok, c.detail) for c in view]
 
-    def checks_standalone(self, standalone) -> list:
-        """verify.py's checks."""
-        report, verify = standalone.Report(), standalone.ed25519_verifier()
-        standalone.check_log(report, self.entries, self.date, self.ruleset, self.log, verify,
-                             [standalone.parse_witness(w) for w in self.witnesses], self.quorum)
-        standalone.check_final_transcripts(report, self.log, self.games)
-        standalone.check_saved(report, self.saved, self.log, verify,
-                               self.entries[0]["public_key"])
-        return report.checks
+    def checks_of_verify_py(self) -> list:
+        """The core's checks verify.py's log mode makes: those of ``checks_core`` but the
+        saved checkpoints' when none is given."""
+        checks = self.checks_core()
+        return checks if self.saved else [c for c in checks if c[0] != "saved checkpoints"]
+
+    def verify_py_arguments(self, verify_py) -> list:
+        """verify.py's log mode on the case's files, making the same checks in the same
+        order."""
+        documents = {"ledger": self.entries, "log": self.log, "games": self.games}
+        if self.receipt:
+            documents.update(receipt=self.receipt[0], proof=self.receipt[1])
+        paths = verify_py.written(**documents)
+        arguments = ["log", "--date", self.date, "--sheet", self.ruleset,
+                     "--quorum", self.quorum]
+        arguments += [part for name, path in paths.items() for part in (f"--{name}", path)]
+        for number, note in enumerate(self.saved):
+            saved = paths["log"].with_name(f"saved-{number}.txt")
+            saved.write_text(note)
+            arguments += ["--saved", saved]
+        for witness in self.witnesses:
+            arguments += ["--witness", witness]
+        return arguments
 
     def js_jobs(self) -> list:
         """fairness.js calls giving the same checks, in the same order."""

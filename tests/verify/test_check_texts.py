@@ -1,6 +1,8 @@
 """One catalogue of the checks' detail lines (app/static/data/check-texts.json), in English and
 French, kept in sync with what the verifiers write: every detail line verify.py writes for an
-honest game and for every single forged change of it is a catalogue text (or parts of them)."""
+honest game and for every single forged change of it is a catalogue text (or parts of them).
+verify.py prints the core's checks (built from it, held to them line for line by
+test_tamper.py and test_three_implementations_vectors.py), so the lines are the core's."""
 
 import copy
 import json
@@ -45,16 +47,16 @@ def test_every_text_has_both_languages_with_the_same_values():
 
 
 @pytest.fixture(scope="module")
-def written_details(day, per_turn_day, standalone):
+def written_details(day, per_turn_day, core):
     """Every detail line verify.py writes for one game of a day dealt sequentially (a v1
     epoch) and of one dealt per turn (a v2 epoch), honest or changed."""
     details = set()
     for revealed in (day, per_turn_day):
-        details.update(game_details(revealed, standalone))
+        details.update(game_details(revealed, core))
     return sorted(details)
 
 
-def game_details(day, standalone) -> set:
+def game_details(day, core) -> set:
     """Every detail line verify.py writes for one game of ``day``, honest or changed."""
     game = next(g for g in day.games["yahtzee"] if g["receipt"])
     published = {"ledger": day.ledger, "receipt": game["receipt"],
@@ -62,12 +64,8 @@ def game_details(day, standalone) -> set:
     details = set()
 
     def run(objects):
-        """verify.py's checks of one set of published objects."""
-        report = standalone.Report()
-        standalone.check_game(report, objects["ledger"], objects["receipt"],
-                              objects["transcript"], objects["proof"],
-                              standalone.ed25519_verifier())
-        details.update(detail for _, _, detail in report.checks)
+        """verify.py's checks of one set of published objects: the core's."""
+        details.update(detail for _, _, detail in core.core_game(**objects))
 
     run(published)
     for key, value in published.items():

@@ -1,7 +1,8 @@
-"""The share text's gossip line in the three verifiers: the same fingerprint of every
+"""The share text's gossip line in the core and fairness.js: the same fingerprint of every
 checkpoint of the vectors' v2 day, the same line found in the same texts, and the same verdict
 on a friend's line — a match, a fork (another checkpoint of that size, signed by the log's key)
-or another history — also from both command lines (``--friend``)."""
+or another history — also from both command lines (``--friend``), verify.py printing the
+core's lines."""
 
 import json
 import subprocess
@@ -35,12 +36,11 @@ def bodies(vectors) -> list[str]:
             for item in log["checkpoints"]]
 
 
-def test_every_checkpoint_has_one_fingerprint_in_all_three(vectors, verifiers):
-    """Core, verify.py and fairness.js agree on each body, and on FAIRNESS.md's vector."""
+def test_every_checkpoint_has_one_fingerprint_in_both(vectors, verifiers):
+    """The core and fairness.js agree on each body, and on FAIRNESS.md's vector."""
     all_bodies = bodies(vectors)
     core = [gossip.fingerprint(body) for body in all_bodies]
     assert len(set(core)) == len(core)
-    assert [verifiers.standalone.fingerprint(body) for body in all_bodies] == core
     js = verifiers.node.values([{"fn": "checkpointFingerprint", "args": [body]}
                                 for body in all_bodies])
     assert js == core
@@ -50,20 +50,15 @@ def test_every_checkpoint_has_one_fingerprint_in_all_three(vectors, verifiers):
 
 def test_the_same_line_is_found_in_the_same_texts(verifiers):
     """Found, or not, alike; the first three texts hold a line, the others do not."""
-    core, standalone = [], []
+    core = []
     for text in TEXTS:
         try:
             line = gossip.find_gossip_line(text)
             core.append({"date": line.date, "sheet": line.sheet, "fingerprint": line.fingerprint})
         except ValueError:
             core.append(None)
-        try:
-            date, sheet, print_ = verifiers.standalone.find_gossip_line(text)
-            standalone.append({"date": date, "sheet": sheet, "fingerprint": print_})
-        except ValueError:
-            standalone.append(None)
     js = verifiers.node.values([{"fn": "findGossipLine", "args": [text]} for text in TEXTS])
-    assert core == standalone == js
+    assert core == js
     assert [found is not None for found in core] == [True] * 3 + [False] * 4
 
 
@@ -81,27 +76,24 @@ def friends(vectors):
                   ("a size the log never served", gossip.gossip_line(missing), False)]
 
 
-def test_the_three_give_the_same_verdict(friends, verifiers):
-    """One gossip check each, the same (ok, detail) in all three; the log itself holds."""
+def test_both_give_the_same_verdict(friends, verifiers):
+    """One gossip check each, the same (ok, detail) in both; the log itself holds."""
     case, lines = friends
     for what, line, must in lines:
         core = [(c.name, c.ok, c.detail) for c in check_gossip(case.log, DATE, SHEET, line)]
-        report = verifiers.standalone.Report()
-        verifiers.standalone.check_gossip(report, case.log, DATE, SHEET,
-                                          (line.date, line.sheet, line.fingerprint))
         js = verifiers.node.call("verifyGossip", {"ledger": case.entries, "date": DATE,
                                                   "ruleset": SHEET, "log": case.log,
                                                   "fingerprint": line.fingerprint})
         assert all(check["ok"] is not False for check in js[:-1]), (what, js)
         js_gossip = [(js[-1]["name"], js[-1]["ok"], js[-1]["detail"])]
-        assert core == report.checks == js_gossip, what
+        assert core == js_gossip, what
         assert core[0][1] is must, (what, core)
     fork_detail = next(c.detail for c in check_gossip(case.log, DATE, SHEET, lines[2][1]))
     assert "a fork" in fork_detail
 
 
 def test_both_command_lines_check_a_friends_share_text(friends, tmp_path):
-    """``--friend FILE``: exit 0 on a match, 1 on a fork."""
+    """``--friend FILE``: exit 0 on a match, 1 on a fork, the same lines in both."""
     case, lines = friends
     ledger, log = tmp_path / "ledger.json", tmp_path / "log.json"
     ledger.write_text(json.dumps({"entries": case.entries}))
@@ -118,3 +110,4 @@ def test_both_command_lines_check_a_friends_share_text(friends, tmp_path):
                                (core.exit_code, core.output)):
             assert status == (0 if must else 1), output
             assert ("✓ gossip:" if must else "✗ gossip:") in output
+        assert standalone.stdout.splitlines() == core.output.splitlines()

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from app.cli.main import main
 from tests.app.playkit import call, next_move, play_to_end, start
-from tests.verify.conftest import VERIFY_PY
+from tests.verify.conftest import VERIFY_PY, printed
+from tests.verify.published_server import PublishedServer
 
 PLAY_DATE = "2026-03-10"  # the live server's first clock is noon UTC that day
 AFTER_REVEAL = "2026-03-11T14:00:00Z"  # ended everywhere at 12:00Z, + 1 h grace + 1 min
@@ -185,88 +186,83 @@ def test_yacht_daily_verify_command(revealed, tmp_path):
     assert "✗ total: recomputed" in result.output and "✗ receipt signature" in result.output
 
 
-def test_the_verify_endpoint_says_what_the_script_says(revealed, standalone):
+def test_the_verify_endpoint_says_what_the_script_says(revealed):
     """``POST /api/v1/verify`` and verify.py on the same game give the very same checks."""
     server, finished = revealed
     game_id = finished[2]["id"]
     status, answer = call(server.client(), "POST", "/verify", {"game": game_id})
     assert status == 200, answer
     assert answer["ok"] is True
-    with urllib.request.urlopen(f"{server.url}/api/v1/ledger", timeout=30) as response:
-        entries = json.loads(response.read())["entries"]
-    report = standalone.Report()
-    state = next(s for s in finished if s["id"] == game_id)
-    _, proof = call(server.client(), "GET", f"/games/{game_id}/proof")
-    standalone.check_game(report, entries, state["receipt"], state["transcript"], proof["proof"],
-                          standalone.ed25519_verifier())
-    assert [(c["name"], c["ok"], c["detail"]) for c in answer["checks"]] == report.checks
+    done = run_verify_py("game", server.url, game_id)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert printed([(c["name"], c["ok"], c["detail"]) for c in answer["checks"]]) == \
+        done.stdout.splitlines()
 
 
-def run_standalone_day(standalone, server, sheet, capsys, *options, tamper=None):
-    """``verify.py day`` run in-process, its fetches recorded (and a page changed by ``tamper``
-    when given): (exit status, stdout lines, the API paths fetched); the answers read are kept
-    in ``run_standalone_day.answers``."""
-    fetched, real_fetch = [], standalone.fetch
-    run_standalone_day.answers = []
+def copied_day(server, sheet: str, page_size: int) -> PublishedServer:
+    """A server publishing what ``verify.py day --page-size N`` reads of the live server's
+    (date, sheet), copied as served: the ledger, the leaderboard, each page of the day."""
+    copy = PublishedServer()
 
-    def recording_fetch(base, path, read=json.loads):
-        """The real fetch, recorded, its answer passed through ``tamper``."""
-        fetched.append(path)
-        answer = real_fetch(base, path, read)
-        run_standalone_day.answers.append(answer)
-        return tamper(path, answer) if tamper else answer
+    def copied(path: str) -> str:
+        """The live server's text at ``path``, published again as it is."""
+        with urllib.request.urlopen(server.url + "/api/v1" + path, timeout=30) as response:
+            text = response.read().decode("utf-8")
+        copy.publish(path, text)
+        return text
 
-    standalone.fetch = recording_fetch
-    try:
-        status = standalone.main(["day", server.url, PLAY_DATE, sheet, *options])
-    finally:
-        standalone.fetch = real_fetch
-    return status, capsys.readouterr().out.splitlines(), fetched
+    copied("/ledger")
+    copied(f"/leaderboard/{PLAY_DATE}/{sheet}?limit=100")
+    path, after = f"/days/{PLAY_DATE}/{sheet}/games?limit={page_size}", None
+    while True:
+        after = json.loads(copied(path if after is None else f"{path}&after={after}"))["next"]
+        if after is None:
+            return copy
 
 
-def test_verify_py_day_reads_the_day_page_by_page(revealed, standalone, capsys):
+def test_verify_py_day_reads_the_day_page_by_page(revealed):
     """With one game a page, verify.py follows every ``next`` cursor and prints exactly what it
     prints when one page holds the whole day."""
     server, _ = revealed
-    whole_status, whole, _ = run_standalone_day(standalone, server, "yahtzee", capsys)
-    status, paged, fetched = run_standalone_day(standalone, server, "yahtzee", capsys,
-                                                "--page-size", "1")
-    assert (whole_status, status) == (0, 0), paged
-    assert paged == whole
-    pages = [path for path in fetched if path.startswith(f"/days/{PLAY_DATE}/yahtzee/games")]
+    whole = run_verify_py("day", server.url, PLAY_DATE, "yahtzee")
+    copy = copied_day(server, "yahtzee", 1)
+    try:
+        paged = run_verify_py("day", copy.url, PLAY_DATE, "yahtzee", "--page-size", "1")
+    finally:
+        copy.close()
+    assert (whole.returncode, paged.returncode) == (0, 0), paged.stdout + paged.stderr
+    assert paged.stdout == whole.stdout
+    pages = [path for path in copy.requested
+             if path.startswith(f"/api/v1/days/{PLAY_DATE}/yahtzee/games")]
     assert len(pages) == 4  # three finished games and an abandoned one
-    assert pages[0] == f"/days/{PLAY_DATE}/yahtzee/games?limit=1"
+    assert pages[0] == f"/api/v1/days/{PLAY_DATE}/yahtzee/games?limit=1"
     cursors = [path.split("&after=")[1] for path in pages[1:]]
     assert cursors == sorted(cursors) and len(set(cursors)) == 3
-    # the service's pages are cut whole: every transcript read as its published text
-    games = [game for answer in run_standalone_day.answers for game in answer.get("games", [])]
-    assert len(games) == 4
-    assert all(isinstance(game["transcript"], standalone.PageTranscript) for game in games)
 
 
-def test_verify_py_day_fails_on_a_tampered_later_page(revealed, standalone, capsys):
+def test_verify_py_day_fails_on_a_tampered_later_page(revealed):
     """A total changed on a later page of a paged audit (the third or after) is caught: ✗ totals,
-    exit 1."""
+    exit 1. (Game ids are random, so the third game may be the day's abandoned one: the first
+    finished game from the third page on is changed.)"""
     server, _ = revealed
-
-    def raise_a_total(path, answer):
-        """Add one point to the receipt total of the first finished game from the third page on
-        (game ids are random, so the third game may be the day's abandoned one)."""
-        if path.startswith(f"/days/{PLAY_DATE}/yahtzee/games") and "&after=" in path:
-            raise_a_total.pages += 1
-            finished = [g for g in answer["games"] if g["receipt"]]
-            if raise_a_total.pages >= 2 and finished and raise_a_total.changed is None:
-                finished[0]["receipt"]["total"] += 1
-                raise_a_total.changed = finished[0]["id"]
-        return answer
-
-    raise_a_total.pages, raise_a_total.changed = 0, None
-    status, lines, _ = run_standalone_day(standalone, server, "yahtzee", capsys,
-                                          "--page-size", "1", tamper=raise_a_total)
-    assert raise_a_total.changed is not None
-    assert status == 1
-    assert any(line.startswith(f"✗ totals: game {raise_a_total.changed}: recomputed")
-               for line in lines), lines
+    copy = copied_day(server, "yahtzee", 1)
+    pages = sorted((path for path in copy.documents if "&after=" in path),
+                   key=lambda path: path.split("&after=")[1])
+    for path in pages[1:]:
+        page = json.loads(copy.documents[path])
+        finished = [game for game in page["games"] if game["receipt"]]
+        if finished:
+            finished[0]["receipt"]["total"] += 1
+            copy.documents[path] = json.dumps(page)
+            changed = finished[0]["id"]
+            break
+    try:
+        done = run_verify_py("day", copy.url, PLAY_DATE, "yahtzee", "--page-size", "1")
+    finally:
+        copy.close()
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert any(line.startswith(f"✗ totals: game {changed}: recomputed")
+               for line in done.stdout.splitlines()), done.stdout
 
 
 def test_yacht_daily_verify_day_pages_say_what_verify_py_says(revealed):

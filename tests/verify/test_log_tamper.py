@@ -1,8 +1,9 @@
-"""A v2 day's log, tampered every way a forger could, is caught alike by the core, verify.py
-and fairness.js: every field of the published log, every line of every checkpoint note, every
-field of a v2 receipt and of the final transcripts; and the operator's own forgeries (it holds
-the key): a game added at the reveal, a game dropped from a checkpoint, a fork shown to two
-people, an abandoned game's transcript changed after close."""
+"""A v2 day's log, tampered every way a forger could, is caught alike by the core, fairness.js
+and verify.py (built from the core, run by its command line: it prints the core's lines): every
+field of the published log, every line of every checkpoint note, every field of a v2 receipt and
+of the final transcripts; and the operator's own forgeries (it holds the key): a game added at
+the reveal, a game dropped from a checkpoint, a fork shown to two people, an abandoned game's
+transcript changed after close."""
 
 import copy
 
@@ -11,6 +12,7 @@ import pytest
 from fairness import checkpoint as tlog
 from fairness import ledger, merkle
 from fairness.audit import log_checks
+from tests.verify.conftest import exit_status, printed
 from tests.verify.logkit import (
     body_of,
     checkpoint_of,
@@ -24,36 +26,39 @@ from tests.verify.tampering import changes
 from tests.verify.test_tamper import failing
 
 JS_SAMPLE_EVERY = 3
+VERIFY_PY_SAMPLE_SIZE = 6  # changes of the log run by verify.py (a run is a Python process)
 
 
-def run_all(cases, standalone, node=None):
-    """(core, verify.py, fairness.js or None) failing checks of each case."""
+def run_all(cases, node=None, verify_py=None):
+    """(core, fairness.js or None) failing checks of each case; with ``verify_py``, its log
+    mode runs on each case and must print the core's lines."""
     core = [failing(case.checks_core()) for case in cases]
-    python = [failing(case.checks_standalone(standalone)) for case in cases]
+    if verify_py is not None:
+        expected = [case.checks_of_verify_py() for case in cases]
+        assert verify_py.run_all([case.verify_py_arguments(verify_py) for case in cases]) == \
+            [(exit_status(checks), printed(checks)) for checks in expected]
     js = None
     if node is not None:
         jobs = [job for case in cases for job in case.js_jobs()]
         values = node.values(jobs)
         js = [failing([(c["name"], c["ok"], c["detail"]) for value in values[3 * i:3 * i + 3]
                        for c in value]) for i in range(len(cases))]
-    return core, python, js
+    return core, js
 
 
 def same_names(results) -> list:
-    """Indexes where the implementations fail different checks."""
-    core, python, js = results
-    return [i for i in range(len(core)) if set(core[i]) != set(python[i])
-            or (js is not None and set(core[i]) != set(js[i]))]
+    """Indexes where fairness.js fails other checks than the core."""
+    core, js = results
+    return [i for i in range(len(core)) if js is not None and set(core[i]) != set(js[i])]
 
 
-def test_the_v2_day_verifies_alike(vectors, standalone, node):
+def test_the_v2_day_verifies_alike(vectors, verify_py, node):
     """Baseline: every sheet's log, final transcripts and saved checkpoints hold, alike."""
     for ruleset in ("yacht", "yacht-bonus", "yahtzee"):
         case = log_case(vectors, ruleset)
         core = case.checks_core()
         assert [c for c in core if c[1] is not True] == [], ruleset
-        assert [(n, ok) for n, ok, _ in case.checks_standalone(standalone)] == \
-            [(n, ok) for n, ok, _ in core]
+        run_all([case], verify_py=verify_py)
         values = node.values(case.js_jobs())
         assert [(c["name"], c["ok"]) for value in values for c in value] == \
             [(n, ok) for n, ok, _ in core]
@@ -79,63 +84,66 @@ def log_changes(case):
             yield f"checkpoint {position} {what}", tampered, must
 
 
-def test_every_change_to_the_log_is_caught_alike(vectors, standalone, node):
-    """Each change fails a log check (naming its checkpoint when one is named), and the three
-    implementations fail exactly the same checks (fairness.js on every third change)."""
+def test_every_change_to_the_log_is_caught_alike(vectors, verify_py, node):
+    """Each change fails a log check (naming its checkpoint when one is named), fairness.js
+    fails exactly the same checks (on every third change), and verify.py prints the core's
+    lines (on a few changes spread over them)."""
     case = log_case(vectors)
     cases = list(log_changes(case))
-    results = run_all([c for _, c, _ in cases], standalone)
+    results = run_all([c for _, c, _ in cases])
     uncaught = [what for (what, _, must), core in zip(cases, results[0], strict=True)
                 if must and not core]
     assert len(cases) > 60
     assert uncaught == []
-    assert same_names(results) == []
     sample = [c for i, (_, c, _) in enumerate(cases) if i % JS_SAMPLE_EVERY == 0]
-    assert same_names(run_all(sample, standalone, node)) == []
+    assert same_names(run_all(sample, node)) == []
+    run_all([c for _, c, _ in cases[::len(cases) // VERIFY_PY_SAMPLE_SIZE]],
+            verify_py=verify_py)
 
 
-def receipt_failing(receipt, log, proof, standalone) -> tuple:
-    """(core, verify.py) failing checks of one receipt in the log."""
-    core = failing([(c.name, c.ok, c.detail)
+def receipt_failing(receipt, log, proof) -> dict:
+    """The core's failing checks of one receipt in the log."""
+    return failing([(c.name, c.ok, c.detail)
                     for c in log_checks.check_receipt_in_log(receipt, log, proof)])
-    report = standalone.Report()
-    standalone.check_receipt_in_log(report, receipt, log, proof)
-    return core, failing(report.checks)
 
 
-def test_every_change_to_a_receipt_or_its_proof_is_caught_alike(vectors, standalone, node):
+def test_every_change_to_a_receipt_or_its_proof_is_caught_alike(vectors, verify_py, node):
     """A v2 receipt is found in the log by its proof, and not once it is changed (but for its
-    signature, which its leaf does not cover)."""
+    signature, which its leaf does not cover), alike in the core, fairness.js and verify.py
+    (on a few changes)."""
     day = vectors["tlog"]["day"]
     log = day["logs"]["yahtzee"]
     game = [g for g in day["games"]["yahtzee"] if g["receipt"]][1]
     proof = next({k: p[k] for k in ("index", "size", "path")} for p in day["proofs"]
                  if p["game"] == game["id"])
-    assert receipt_failing(game["receipt"], log, proof, standalone) == ({}, {})
-    jobs, expected = [], []
+    assert receipt_failing(game["receipt"], log, proof) == {}
+    jobs, expected, forged = [], [], [(game["receipt"], proof)]
     for target, value in (("receipt", game["receipt"]), ("proof", proof)):
         for change in changes(value):
             if change.field == "sig":
                 continue
             receipt = change.apply(value) if target == "receipt" else game["receipt"]
             forged_proof = change.apply(value) if target == "proof" else proof
-            core, python = receipt_failing(receipt, log, forged_proof, standalone)
+            core = receipt_failing(receipt, log, forged_proof)
             assert core, (target, change.path, change.what)
-            assert set(python) == set(core), change
+            forged.append((receipt, forged_proof))
             jobs.append({"fn": "verifyReceiptInLog", "args": [{"receipt": receipt, "log": log,
                                                                "proof": forged_proof}]})
             expected.append(set(core))
     assert len(jobs) > 20
     assert [set(found) for found in js_failing(node, jobs)] == expected
+    cases = []
+    for receipt_and_proof in forged[::len(forged) // VERIFY_PY_SAMPLE_SIZE]:
+        case = log_case(vectors)
+        case.receipt = receipt_and_proof
+        cases.append(case)
+    run_all(cases, verify_py=verify_py)
 
 
-def finals_failing(case, standalone) -> tuple:
-    """(core, verify.py) failing checks of the final transcripts alone."""
-    core = failing([(c.name, c.ok, c.detail)
+def finals_failing(case) -> dict:
+    """The core's failing checks of the final transcripts alone."""
+    return failing([(c.name, c.ok, c.detail)
                     for c in log_checks.check_final_transcripts(case.log, case.games)])
-    report = standalone.Report()
-    standalone.check_final_transcripts(report, case.log, case.games)
-    return core, failing(report.checks)
 
 
 def js_failing(node, jobs) -> list:
@@ -165,7 +173,7 @@ def committed_changes(games):
             yield change, changed
 
 
-def test_every_change_to_the_final_transcripts_is_caught_alike(vectors, standalone, node):
+def test_every_change_to_the_final_transcripts_is_caught_alike(vectors, node):
     """Changing any game's id, player, status or transcript after close breaks the close
     checkpoint's final-transcripts root (abandoned games included)."""
     case = log_case(vectors)
@@ -173,9 +181,8 @@ def test_every_change_to_the_final_transcripts_is_caught_alike(vectors, standalo
     for number, (change, games) in enumerate(committed_changes(case.games)):
         tampered = copy.deepcopy(case)
         tampered.games = games
-        core, python = finals_failing(tampered, standalone)
+        core = finals_failing(tampered)
         assert set(core) == {"final transcripts"}, change
-        assert set(python) == set(core), change
         if number % JS_SAMPLE_EVERY == 0:
             jobs.append({"fn": "verifyFinalTranscripts", "args": [{"log": case.log,
                                                                    "games": games}]})
@@ -184,13 +191,13 @@ def test_every_change_to_the_final_transcripts_is_caught_alike(vectors, standalo
     assert [set(found) for found in js_failing(node, jobs)] == expected
 
 
-def test_an_abandoned_transcript_changed_after_close_is_caught(vectors, standalone, node):
+def test_an_abandoned_transcript_changed_after_close_is_caught(vectors, verify_py, node):
     """The operator rewrites an abandoned game's last roll: the close does not commit to it."""
     case = log_case(vectors)
     abandoned = next(g for g in case.games if g["status"] != "finished")
     roll = next(e for e in reversed(abandoned["transcript"]) if e["action"] == "roll")
     roll["dice"][0] = roll["dice"][0] % 6 + 1
-    results = run_all([case], standalone, node)
+    results = run_all([case], node, verify_py)
     assert set(results[0][0]) == {"final transcripts"}
     assert same_names(results) == []
 
@@ -214,7 +221,7 @@ def forged_game(case):
     return resign_entry(receipt)
 
 
-def test_a_game_added_at_the_reveal_is_caught(vectors, standalone, node):
+def test_a_game_added_at_the_reveal_is_caught(vectors, verify_py, node):
     """The reveal counts a game the close checkpoint does not: the log close fails. If the
     operator also forges a new close checkpoint, only the witness's cosignature (and a
     player's saved close) stand against it, and they catch it."""
@@ -224,7 +231,7 @@ def test_a_game_added_at_the_reveal_is_caught(vectors, standalone, node):
     only_reveal = copy.deepcopy(case)
     only_reveal.entries = reveal_with(case, hashes, genuine_close)
     # the reveal re-signed over the new root; the close kept
-    results = run_all([only_reveal], standalone, node)
+    results = run_all([only_reveal], node, verify_py)
     assert "log close" in results[0][0]
     assert same_names(results) == []
 
@@ -239,16 +246,16 @@ def test_a_game_added_at_the_reveal_is_caught(vectors, standalone, node):
             tlog.parse_checkpoint(previous).size, hashes)]}
     rewritten.entries = reveal_with(case, hashes, body)
     rewritten.saved = rewritten.saved[:-1]  # nobody saved the genuine close
-    core, python, js = run_all([rewritten], standalone, node)
+    core, js = run_all([rewritten], node, verify_py)
     assert set(core[0]) == {"cosignatures", "final transcripts"}
-    assert same_names((core, python, js)) == []
+    assert same_names((core, js)) == []
     rewritten.saved = [case.log["checkpoints"][-1]["note"]]  # a player kept the genuine close
-    core, _, _ = run_all([rewritten], standalone)
+    core, _ = run_all([rewritten])
     assert "saved checkpoints" in core[0]
     assert any("does not serve" in detail for detail in core[0]["saved checkpoints"])
 
 
-def test_a_game_dropped_from_a_checkpoint_is_caught(vectors, standalone, node):
+def test_a_game_dropped_from_a_checkpoint_is_caught(vectors, verify_py, node):
     """A checkpoint re-signed without the first game: not an extension of the one before."""
     case = log_case(vectors)
     hashes = leaf_hashes(case.games)
@@ -256,13 +263,13 @@ def test_a_game_dropped_from_a_checkpoint_is_caught(vectors, standalone, node):
     second = tlog.parse_checkpoint(body_of(case.log["checkpoints"][1]["note"]))
     body = checkpoint_of(case, hashes[1:second.size], second.time, first)
     case.log["checkpoints"][1]["note"] = sign_body(body)
-    results = run_all([case], standalone, node)
+    results = run_all([case], node, verify_py)
     assert {"log consistency", "log chain"} <= set(results[0][0])
     assert same_names(results) == []
 
 
 @pytest.mark.parametrize("shown_to", ["one log", "two people"])
-def test_a_fork_is_caught(vectors, standalone, node, shown_to):
+def test_a_fork_is_caught(vectors, verify_py, node, shown_to):
     """Two signed checkpoints of one size with different roots: inconsistent in one log, or a
     saved checkpoint that the later log contradicts."""
     case = log_case(vectors)
@@ -277,13 +284,13 @@ def test_a_fork_is_caught(vectors, standalone, node, shown_to):
     else:
         case.saved = [sign_body(other)]
         expected = "saved checkpoints"
-    results = run_all([case], standalone, node)
+    results = run_all([case], node, verify_py)
     assert expected in results[0][0]
     assert any("fork" in detail for detail in results[0][0][expected])
     assert same_names(results) == []
 
 
-def test_a_v1_day_has_no_log(vectors, standalone, node):
+def test_a_v1_day_has_no_log(vectors, verify_py, node):
     """A day revealed by a v1 entry commits to no log: even a well-signed one offered for it
     fails the close check, alike."""
     case = log_case(vectors)
@@ -295,7 +302,7 @@ def test_a_v1_day_has_no_log(vectors, standalone, node):
     case.log, case.games, case.saved = {"checkpoints": [{"note": sign_body(body),
                                                          "consistency": []}]}, [], []
     case.quorum, case.witnesses = 0, []
-    results = run_all([case], standalone, node)
+    results = run_all([case], node, verify_py)
     assert set(results[0][0]) == {"log close"}
     assert same_names(results) == []
 
@@ -314,7 +321,7 @@ def with_epoch_entry(case, **changed):
     return tampered
 
 
-def test_a_v2_epochs_day_log_verifies_alike(vectors, standalone, node):
+def test_a_v2_epochs_day_log_verifies_alike(vectors, verify_py, node):
     """The log of a date owned by a v2 epoch entry (per-turn dealing) holds, alike: the log
     checks read the epoch's key and dates whichever its dealing. A v2 entry with another
     dealing is malformed: no epoch covers the date, alike."""
@@ -322,9 +329,8 @@ def test_a_v2_epochs_day_log_verifies_alike(vectors, standalone, node):
                               dealing="per-turn")
     sequential = with_epoch_entry(log_case(vectors), type="yacht-daily/epoch/v2",
                                   dealing="sequential")
-    results = run_all([honest, sequential], standalone, node)
+    results = run_all([honest, sequential], node, verify_py)
     assert results[0][0] == {}
     assert set(results[0][1]) == {"log format"}
     assert results[0][1]["log format"] == [f"no published epoch covers {honest.date}"]
     assert same_names(results) == []
-    assert honest.checks_standalone(standalone) == honest.checks_core()

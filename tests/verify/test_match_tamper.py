@@ -1,8 +1,10 @@
-"""Tampering with a match is caught, precisely, by the core, verify.py and fairness.js alike.
+"""Tampering with a match is caught, precisely, by the core, fairness.js and verify.py alike.
 
 For every field of a match's signed result and of every seat's transcript, ``tampering.changes``
-makes one change; the three must fail exactly the same checks. Forgeries re-signed with the
-(test) key show that each field is also checked for what it means, not only signed.
+makes one change; the core and fairness.js must fail exactly the same checks, and verify.py
+(built from the core, run by its command line on a few of the changes) print the core's lines.
+Forgeries re-signed with the (test) key show that each field is also checked for what it means,
+not only signed.
 """
 
 import copy
@@ -16,7 +18,7 @@ from hypothesis import strategies as st
 from app.ledger.signing import verify_signature
 from fairness import ledger
 from fairness.audit import answer_parts, check_match
-from tests.verify.conftest import ROOT
+from tests.verify.conftest import ROOT, exit_status, printed
 from tests.verify.tampering import REMOVED, changes
 
 PYTHON_STRIDE = 6
@@ -24,6 +26,7 @@ VECTORS = ROOT / "tests" / "vectors.json"
 EXPIRED_MATCH = next(case for case in json.loads(VECTORS.read_text(encoding="utf-8"))["match"][
     "matches"] if case["label"] == "expired")
 JS_STRIDE = 7
+VERIFY_PY_SAMPLE_SIZE = 4  # answers of a test run by verify.py (a run is a Python process)
 
 
 @pytest.fixture(scope="module", params=["computer", "table", "expired", "computer/per-turn",
@@ -48,12 +51,17 @@ def failing_core(answer, key) -> list[str]:
                                         verify_signature=verify_signature) if c.ok is False]
 
 
-def failing_standalone(standalone, answer, key) -> list[str]:
-    """The names of the checks verify.py fails."""
-    result, transcripts = standalone.answer_parts(answer)
-    report = standalone.Report()
-    standalone.check_match(report, result, transcripts, key, standalone.ed25519_verifier())
-    return [name for name, ok, _ in report.checks if ok is False]
+def assert_verify_py_prints_the_core(verify_py, answers, key, size=VERIFY_PY_SAMPLE_SIZE):
+    """verify.py match, run on answers spread over ``answers`` (``size`` of them), prints the
+    core's checks of each and exits as they say."""
+    sample = answers[::max(len(answers) // size, 1)][:size]
+    expected = []
+    for answer in sample:
+        result, transcripts = answer_parts(answer)
+        checks = check_match(result, transcripts, public_key_hex=key,
+                             verify_signature=verify_signature)
+        expected.append((exit_status(checks), printed(checks)))
+    assert verify_py.run_all([verify_py.match(answer, key) for answer in sample]) == expected
 
 
 def failing_js(node, answers, key) -> list[list[str]]:
@@ -76,7 +84,7 @@ def with_transcript(answer, seat, transcript):
     return changed
 
 
-def test_every_change_of_the_result_is_caught_alike(match, standalone, node):
+def test_every_change_of_the_result_is_caught_alike(match, verify_py, node):
     """Each change of each field of the result fails at least one check, the same in the three."""
     answer, key = match["answer"], match["public_key"]
     result = answer["match"]["result"]
@@ -86,13 +94,15 @@ def test_every_change_of_the_result_is_caught_alike(match, standalone, node):
     for changed, js in zip(tampered, from_js, strict=True):
         core = failing_core(changed, key)
         assert core, changed["match"]["result"]
-        assert failing_standalone(standalone, changed, key) == core == js
+        assert core == js
+    assert_verify_py_prints_the_core(verify_py, tampered, key)
 
 
-def test_every_change_of_a_transcript_is_caught_at_its_seat(match, standalone, node):
+def test_every_change_of_a_transcript_is_caught_at_its_seat(match, verify_py, node):
     """A change in one seat's transcript fails only that seat's checks (its hash always), and a
     changed die fails that very roll; the three agree. (Every PYTHON_STRIDE-th change of each
-    seat's transcript, every JS_STRIDE-th of those in fairness.js, to stay quick.)"""
+    seat's transcript, every JS_STRIDE-th of those in fairness.js, a few in verify.py, to stay
+    quick.)"""
     answer, key = match["answer"], match["public_key"]
     cases = []
     for seat, entry in enumerate(answer["match"]["seats"]):
@@ -114,10 +124,10 @@ def test_every_change_of_a_transcript_is_caught_at_its_seat(match, standalone, n
             roll = sum(1 for e in transcript[:change.path[0]] if e["action"] == "roll")
             assert f"seat {seat} roll {roll}" in core, change
             dice_changes += 1
-        assert failing_standalone(standalone, changed, key) == core
         if number % JS_STRIDE == 0:
             assert from_js[number // JS_STRIDE] == core, change
     assert dice_changes
+    assert_verify_py_prints_the_core(verify_py, tampered, key)
 
 
 FORGED = {  # field -> (forged value from the honest one, the check that must fail)
@@ -130,7 +140,7 @@ FORGED = {  # field -> (forged value from the honest one, the check that must fa
 }
 
 
-def test_resigned_forgeries_are_caught_beyond_the_signature(match, standalone, node, test_key):
+def test_resigned_forgeries_are_caught_beyond_the_signature(match, verify_py, node, test_key):
     """A result forged and signed again by the key (an insider) still fails what it means."""
     answer, key = match["answer"], match["public_key"]
     honest = {k: v for k, v in answer["match"]["result"].items() if k != "sig"}
@@ -152,10 +162,11 @@ def test_resigned_forgeries_are_caught_beyond_the_signature(match, standalone, n
     for (path, _, check), changed, js in zip(cases, tampered, from_js, strict=True):
         core = failing_core(changed, key)
         assert "match signature" not in core and check in core, (path, core)
-        assert failing_standalone(standalone, changed, key) == core == js
+        assert core == js
+    assert_verify_py_prints_the_core(verify_py, tampered, key)
 
 
-def test_a_per_turn_match_cannot_be_claimed_another_dealing(vectors, standalone, node,
+def test_a_per_turn_match_cannot_be_claimed_another_dealing(vectors, verify_py, node,
                                                             test_key):
     """A v2 result re-signed as v1 (sequential, no dealing), with a dealing other than
     per-turn, or without its dealing: the commitment binds the dealing, and the seats' rolls
@@ -174,7 +185,8 @@ def test_a_per_turn_match_cannot_be_claimed_another_dealing(vectors, standalone,
     for (_, check), changed, js in zip(forgeries, tampered, from_js, strict=True):
         core = failing_core(changed, key)
         assert "match signature" not in core and check in core, core
-        assert failing_standalone(standalone, changed, key) == core == js
+        assert core == js
+    assert_verify_py_prints_the_core(verify_py, tampered, key)
     as_sequential = failing_core(tampered[0], key)
     assert any(name.startswith("seat ") and " roll " in name for name in as_sequential)
 
@@ -201,12 +213,10 @@ json_values = st.recursive(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), value=json_values)
-def test_any_value_anywhere_fails_cleanly_never_crashes(standalone, data, value):
+def test_any_value_anywhere_fails_cleanly_never_crashes(data, value):
     """Whatever value replaces whatever field (result, seat or transcript entry) of the short
-    expired match, the core and verify.py answer checks, the same failing ones, and never
-    raise. (Names are compared without spaces: for a box id that is not a string the daily
-    replays name the check ``box [null,null]`` in the core and ``box [null, null]`` in
-    verify.py.)"""
+    expired match, the core answers checks, some failing, and never raises (verify.py prints
+    the core's checks)."""
     case = EXPIRED_MATCH
     answer = copy.deepcopy(case["answer"])
     paths = [change.path for change in changes(answer["match"]) if change.path and (
@@ -218,13 +228,11 @@ def test_any_value_anywhere_fails_cleanly_never_crashes(standalone, data, value)
     assume(parent.get(path[-1]) != value if isinstance(parent, dict) else
            path[-1] >= len(parent) or parent[path[-1]] != value)
     parent[path[-1]] = value
-    core = [name.replace(" ", "") for name in failing_core(answer, case["public_key"])]
-    standalone_names = failing_standalone(standalone, answer, case["public_key"])
-    assert core and [name.replace(" ", "") for name in standalone_names] == core
+    assert failing_core(answer, case["public_key"])
 
 
 @pytest.mark.parametrize("transcript", [None, "roll", 7, {"action": "roll"}])
-def test_a_seat_transcript_that_is_not_a_list_fails_cleanly(standalone, transcript):
+def test_a_seat_transcript_that_is_not_a_list_fails_cleanly(verify_py, transcript):
     """A seat whose transcript is not a list of actions: a failing transcript check and an
     incomplete seat in the core and in verify.py alike, never an exception (the core once
     raised StopIteration looking for the seat's "game complete" check)."""
@@ -233,4 +241,4 @@ def test_a_seat_transcript_that_is_not_a_list_fails_cleanly(standalone, transcri
     answer["match"]["seats"][0]["transcript"] = transcript
     core = failing_core(answer, case["public_key"])
     assert "seat 0 transcript" in core
-    assert failing_standalone(standalone, answer, case["public_key"]) == core
+    assert_verify_py_prints_the_core(verify_py, [answer], case["public_key"])

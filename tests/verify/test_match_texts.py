@@ -1,35 +1,38 @@
 """The match checks' detail lines are in the catalogue (app/static/data/check-texts.json) in
 English and French: every line verify.py writes for the vectors' matches, honest or with any
-single change of their result or of a seat's transcript, translates wholly."""
+single change of their result or of a seat's transcript, translates wholly. verify.py prints
+the core's checks (built from it; test_match_vectors.py holds its lines to them), so the lines
+are the core's."""
 
 import copy
 import json
 
 import pytest
 
+from app.ledger.signing import verify_signature
+from fairness import audit
 from tests.verify.tampering import changes
 from tests.verify.test_check_texts import CLOSE, OPEN, WHOLLY_MARKED, check_texts, translate
 
 
 @pytest.fixture(scope="module")
-def match_details(vectors, standalone):
+def match_details(vectors):
     """Every detail line verify.py writes for the vectors' matches, honest or changed."""
     details = set()
     entries = vectors["ledger"]["entries"]
 
     def run(answer, key, with_ledger=False):
-        """verify.py's match checks of one answer."""
-        result, transcripts = standalone.answer_parts(answer)
-        report = standalone.Report()
+        """verify.py's match checks of one answer: the core's."""
+        result, transcripts = audit.answer_parts(answer)
         if with_ledger:
-            standalone.check_match_in_ledger(report, entries, result, transcripts,
-                                             standalone.ed25519_verifier())
+            checks = audit.check_match_in_ledger(entries, result, transcripts, verify_signature)
         else:
-            standalone.check_match(report, result, transcripts, key,
-                                   standalone.ed25519_verifier())
-        details.update(detail for name, _, detail in report.checks
-                       if not name.startswith("ledger") and "reveal" not in name
-                       and "seed chains" not in name and "seed successions" not in name)
+            checks = audit.check_match(result, transcripts, public_key_hex=key,
+                                       verify_signature=verify_signature)
+        details.update(check.detail for check in checks
+                       if not check.name.startswith("ledger") and "reveal" not in check.name
+                       and "seed chains" not in check.name
+                       and "seed successions" not in check.name)
 
     for case in vectors["match"]["matches"]:
         answer, key = case["answer"], case["public_key"]
@@ -51,11 +54,11 @@ def match_details(vectors, standalone):
         result = case["answer"]["match"]["result"]
         for shown, seed in ((result["commitment"], result["client_seeds"][-1]),
                             ("0" * 64, "not-mine")):
-            report = standalone.Report()
-            standalone.check_match(report, *standalone.answer_parts(case["answer"]),
-                                   case["public_key"], standalone.ed25519_verifier(), shown,
-                                   seed)
-            details.update(detail for _, _, detail in report.checks)
+            checks = audit.check_match(*audit.answer_parts(case["answer"]),
+                                       public_key_hex=case["public_key"],
+                                       verify_signature=verify_signature,
+                                       shown_commitment=shown, client_seed=seed)
+            details.update(check.detail for check in checks)
     return sorted(details)
 
 

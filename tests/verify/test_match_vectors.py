@@ -1,6 +1,7 @@
-"""Games on their own, three implementations and one set of vectors: the core, verify.py and
-fairness.js agree with tests/vectors.json's ``match`` section check for check, and the
-commitments and seat streams there are right by recomputation from FAIRNESS.md."""
+"""Games on their own, every verifier and one set of vectors: the core and fairness.js agree
+with tests/vectors.json's ``match`` section check for check, verify.py (built from the core, run
+by its command line) prints the core's lines, and the commitments and seat streams there are
+right by recomputation from FAIRNESS.md."""
 
 import copy
 import hashlib
@@ -12,6 +13,7 @@ from app.ledger.signing import verify_signature
 from fairness import commitment, ledger, seat_stream
 from fairness.audit import answer_parts, check_match, check_match_in_ledger
 from fairness.dice import PER_TURN, SEQUENTIAL
+from tests.verify.conftest import exit_status, printed
 
 
 @pytest.fixture(scope="module")
@@ -34,12 +36,9 @@ def core_checks(answer, key):
                                  verify_signature=verify_signature))
 
 
-def standalone_checks(standalone, answer, key):
-    """``verify.py``'s ``check_match`` on an answer."""
-    result, transcripts = standalone.answer_parts(answer)
-    report = standalone.Report()
-    standalone.check_match(report, result, transcripts, key, standalone.ed25519_verifier())
-    return as_tuples(report.checks)
+def output(checks) -> tuple[int, list[str]]:
+    """(exit status, lines) verify.py must print for these checks."""
+    return exit_status(checks), printed([tuple(check) for check in checks])
 
 
 def tampered(answer, case):
@@ -56,8 +55,8 @@ COMMIT_PREFIXES = {SEQUENTIAL: b"yacht-daily/match-commit/v1|",
                    PER_TURN: b"yacht-daily/match-commit/v2|per-turn|"}
 
 
-def test_commitments(section, standalone, node):
-    """SHA-256 of the domain (v2: and the dealing) and the seed bytes, the same in the three."""
+def test_commitments(section, node):
+    """SHA-256 of the domain (v2: and the dealing) and the seed bytes, the same in both."""
     assert {case["dealing"] for case in section["commitments"]} == set(COMMIT_PREFIXES)
     jobs = [{"fn": "matchCommitment", "args": [case["server_seed"], case["dealing"]]}
             for case in section["commitments"]]
@@ -65,9 +64,8 @@ def test_commitments(section, standalone, node):
         seed, dealing = bytes.fromhex(case["server_seed"]), case["dealing"]
         expected = hashlib.sha256(COMMIT_PREFIXES[dealing] + seed).hexdigest()
         assert case["commitment"] == expected == commitment(seed, dealing) == from_js
-        assert standalone.match_commitment(case["server_seed"], dealing) == expected
-    assert standalone.match_commitment(section["commitments"][0]["server_seed"]) == \
-        section["commitments"][0]["commitment"]  # sequential unless told
+    first = section["commitments"][0]
+    assert commitment(bytes.fromhex(first["server_seed"])) == first["commitment"]  # sequential
 
 
 def test_the_matches_cover_both_dealings(section):
@@ -83,7 +81,7 @@ def test_the_matches_cover_both_dealings(section):
                                                   PER_TURN if v2 else SEQUENTIAL)
 
 
-def test_seat_streams(section, standalone, node):
+def test_seat_streams(section, node):
     """Block messages, HMAC blocks, dice and rolls of each seat's stream agree."""
     jobs, expected = [], []
     for case in section["streams"]:
@@ -100,8 +98,6 @@ def test_seat_streams(section, standalone, node):
         stream = seat_stream(seed, *args)
         assert stream.dice(len(case["dice"])) == case["dice"]
         assert [list(stream.roll(n)) for n in range(len(case["rolls"]))] == case["rolls"]
-        rolls = standalone.seat_rolls(case["server_seed"], *args)
-        assert rolls[:len(case["rolls"])] == case["rolls"]
         jobs.append({"fn": "seatDice", "args": [case["server_seed"], *args, len(case["dice"])]})
         expected.append(case["dice"])
     assert node.values(jobs) == expected
@@ -115,37 +111,41 @@ def test_every_seat_has_its_own_dice(section):
     assert first["dice"] != second["dice"]
 
 
-def test_whole_matches_check_for_check(section, standalone, node):
+def test_whole_matches_check_for_check(section, verify_py, node):
     """Each whole match: every check holds, with the vectors' exact names and details."""
     jobs = [{"fn": "verifyMatch", "args": [case["answer"], case["public_key"]]}
             for case in section["matches"]]
-    for case, from_js in zip(section["matches"], node.values(jobs), strict=True):
+    printed_lines = verify_py.run_all([verify_py.match(case["answer"], case["public_key"])
+                                       for case in section["matches"]])
+    for case, from_js, from_script in zip(section["matches"], node.values(jobs),
+                                          printed_lines, strict=True):
         assert all(ok is True for _, ok, _ in case["checks"]), case["label"]
         result = case["answer"]["match"]["result"]
         assert ledger.signed_bytes(result).decode() == case["signed_bytes"]
         assert core_checks(case["answer"], case["public_key"]) == case["checks"]
-        assert standalone_checks(standalone, case["answer"], case["public_key"]) == \
-            case["checks"]
         assert as_tuples(from_js) == case["checks"]
+        assert from_script == output(case["checks"])
     kinds = {case["answer"]["match"]["result"]["kind"] for case in section["matches"]}
     assert kinds == {"practice", "computer", "table"}
     assert any(not case["answer"]["match"]["result"]["finished"] for case in section["matches"])
 
 
-def test_tampered_cases_fail_the_same_checks(section, standalone, node):
-    """Every tampered case fails exactly the vectors' checks in the three."""
+def test_tampered_cases_fail_the_same_checks(section, verify_py, node):
+    """Every tampered case fails exactly the vectors' checks in the core and fairness.js, and
+    verify.py prints the core's lines."""
     answers = [case["answer"] for case in section["matches"]]
     key = section["matches"][0]["public_key"]
     cases = section["tampered"]
     changed = [tampered(answers[case["match"]], case) for case in cases]
     from_js = node.values([{"fn": "verifyMatch", "args": [answer, key]} for answer in changed])
-    for case, answer, js in zip(cases, changed, from_js, strict=True):
+    from_script = verify_py.run_all([verify_py.match(answer, key) for answer in changed])
+    for case, answer, js, script in zip(cases, changed, from_js, from_script, strict=True):
         expected = case["failing"]
         assert expected, case["what"]
-        for name, checks in (("core", core_checks(answer, key)),
-                             ("verify.py", standalone_checks(standalone, answer, key)),
-                             ("fairness.js", as_tuples(js))):
+        core = core_checks(answer, key)
+        for name, checks in (("core", core), ("fairness.js", as_tuples(js))):
             assert [c[0] for c in checks if c[1] is False] == expected, (name, case["what"])
+        assert script == output(core), case["what"]
     whats = {case["what"] for case in cases}
     assert {"server_seed changed", "client_seeds changed", "sig changed"} <= whats
     assert {f"seat {seat}: one die of roll 19 changed" for seat in (0, 1)} <= whats
@@ -160,27 +160,28 @@ def test_a_changed_die_is_caught_at_its_roll_and_seat_only(section):
 
 
 @pytest.mark.parametrize("ledger_section", ["ledger", "dealing"])
-def test_with_the_ledger_the_three_agree(vectors, section, standalone, node, ledger_section):
+def test_with_the_ledger_the_three_agree(vectors, section, verify_py, node, ledger_section):
     """The key from the ledger (the epoch owning the date the match ended, a v1 or a v2 epoch
     entry): ledger checks, ``match epoch``, then the match, the same in the three."""
     entries = (vectors["ledger"] if ledger_section == "ledger"
                else vectors["dealing"]["ledger"])["entries"]
     jobs = [{"fn": "verifyMatchInLedger", "args": [entries, case["answer"]]}
             for case in section["matches"]]
-    for case, from_js in zip(section["matches"], node.values(jobs), strict=True):
+    from_script = verify_py.run_all([verify_py.match(case["answer"], entries=entries)
+                                     for case in section["matches"]])
+    for case, from_js, script in zip(section["matches"], node.values(jobs), from_script,
+                                     strict=True):
         result, transcripts = answer_parts(case["answer"])
         core = as_tuples(check_match_in_ledger(entries, result, transcripts, verify_signature))
-        report = standalone.Report()
-        standalone.check_match_in_ledger(report, entries, result, transcripts,
-                                         standalone.ed25519_verifier())
-        assert core == as_tuples(report.checks) == as_tuples(from_js)
+        assert core == as_tuples(from_js)
+        assert script == output(core)
         assert all(ok is True for _, ok, _ in core)
         assert [c for c in core if c[0] == "match epoch"] == [
             ["match epoch", True, f"the match ended on {result['ended_at'][:10]}, a day of "
                                   "epoch 1, whose key d75a980182b1… signs its result"]]
 
 
-def test_a_match_ended_outside_its_epoch_fails_in_the_three(vectors, section, standalone, node):
+def test_a_match_ended_outside_its_epoch_fails_in_the_three(vectors, section, verify_py, node):
     """A result claiming a date no epoch covers, or another epoch, has no key to check with."""
     entries = vectors["ledger"]["entries"]
     answer = copy.deepcopy(section["matches"][0]["answer"])
@@ -190,30 +191,31 @@ def test_a_match_ended_outside_its_epoch_fails_in_the_three(vectors, section, st
         changed["match"]["result"].update(ended_at=ended, epoch=epoch)
         answers.append(changed)
     from_js = node.values([{"fn": "verifyMatchInLedger", "args": [entries, a]} for a in answers])
-    for changed, js in zip(answers, from_js, strict=True):
+    from_script = verify_py.run_all([verify_py.match(a, entries=entries) for a in answers])
+    for changed, js, script in zip(answers, from_js, from_script, strict=True):
         result, transcripts = answer_parts(changed)
         core = as_tuples(check_match_in_ledger(entries, result, transcripts, verify_signature))
-        report = standalone.Report()
-        standalone.check_match_in_ledger(report, entries, result, transcripts,
-                                         standalone.ed25519_verifier())
         failing = [c[0] for c in core if c[1] is False]
         assert failing == ["match epoch", "match signature"]
-        assert core == as_tuples(report.checks) == as_tuples(js)
+        assert core == as_tuples(js)
+        assert script == output(core)
 
 
-def test_an_unended_match_and_a_wrong_answer(section, standalone, node):
+def test_an_unended_match_and_a_wrong_answer(section, verify_py, node):
     """No result yet, or not even an answer: one failing format check, alike."""
     answer = copy.deepcopy(section["matches"][0]["answer"])
     del answer["match"]["result"]
     key = section["matches"][0]["public_key"]
-    for value in (answer, [1, 2], {"match": None}):
+    values = (answer, [1, 2], {"match": None})
+    from_script = verify_py.run_all([verify_py.match(value, key) for value in values])
+    for value, script in zip(values, from_script, strict=True):
         expected = [["match format", False, "no result: the match has not ended"]]
         assert core_checks(value, key) == expected
-        assert standalone_checks(standalone, value, key) == expected
         assert as_tuples(node.call("verifyMatch", value, key)) == expected
+        assert script == output(expected)
 
 
-def test_what_the_player_noted_is_checked_alike(section, standalone, node):
+def test_what_the_player_noted_is_checked_alike(section, verify_py, node):
     """The commitment shown before the first roll and the player's client seed, when given,
     are two more checks, right after the commitment, the same in the three."""
     case = section["matches"][1]
@@ -225,15 +227,16 @@ def test_what_the_player_noted_is_checked_alike(section, standalone, node):
     jobs = [{"fn": "verifyMatch", "args": [answer, key, {"commitment": shown,
                                                          "clientSeed": seed}]}
             for shown, seed, _, _ in cases]
-    for (shown, seed, shown_ok, seed_ok), from_js in zip(cases, node.values(jobs), strict=True):
+    from_script = verify_py.run_all([verify_py.match(answer, key, shown=shown, client_seed=seed)
+                                     for shown, seed, _, _ in cases])
+    for (shown, seed, shown_ok, seed_ok), from_js, script in zip(cases, node.values(jobs),
+                                                                 from_script, strict=True):
         parts = answer_parts(answer)
         core = as_tuples(check_match(*parts, public_key_hex=key,
                                      verify_signature=verify_signature,
                                      shown_commitment=shown, client_seed=seed))
-        report = standalone.Report()
-        standalone.check_match(report, *standalone.answer_parts(answer), key,
-                               standalone.ed25519_verifier(), shown, seed)
-        assert core == as_tuples(report.checks) == as_tuples(from_js)
+        assert core == as_tuples(from_js)
+        assert script == output(core)
         assert [c[0] for c in core[2:5]] == ["commitment", "commitment shown", "your client seed"]
         assert (core[3][1], core[4][1]) == (shown_ok, seed_ok)
         assert core[:3] + core[5:] == case["checks"]

@@ -142,8 +142,9 @@ def test_the_pages_hold_no_inline_script(client):
         assert not re.search(r"<[^>]+\son[a-z]+\s*=", html), path
 
 
-def test_the_standalone_verifier_is_served_as_python(client):
+def test_the_standalone_verifier_is_served_to_download(client):
     response = client.get("/verify.py")
     assert response.status_code == 200
-    assert response.mimetype == "text/x-python"
-    assert response.get_data(as_text=True) == (ROOT / "app" / "static" / "verify.py").read_text()
+    assert response.mimetype == "application/zip"
+    assert response.headers["Content-Disposition"] == "attachment; filename=verify.py"
+    assert response.get_data() == (ROOT / "app" / "static" / "verify.py").read_bytes()
