@@ -10,7 +10,7 @@ from app.ledger.days import CLOSED, OPEN, REVEALED, UPCOMING, day_window
 from app.play import players
 from app.services import services
 from fairness import parse_date
-from fairness.ledger import REVEAL_TYPE, is_epoch_entry
+from fairness.ledger import REVEAL_TYPE, REVEAL_V2_TYPE, is_epoch_entry
 
 LEDGER_DAYS_SHOWN = 60
 LATEST_OFFSET = dt.timedelta(hours=14)
@@ -44,7 +44,7 @@ def standings(date: str, ruleset: str) -> dict:
 
 
 def skill_standings(date: str, ruleset: str) -> dict:
-    """The API's skill board of (date, sheet) (issue 10), with the reader's pseudonym."""
+    """The API's skill board of (date, sheet), with the reader's pseudonym."""
     from app.api.routes import DEFAULT_BOARD_SIZE, skill_board
 
     player = players.current_player()
@@ -88,7 +88,8 @@ def ledger_overview() -> dict:
     svc = services()
     svc.prepare()
     entries = svc.ledger.entries()
-    reveals = {entry["date"]: entry for entry in entries if entry.get("type") == REVEAL_TYPE}
+    reveals = {entry["date"]: entry for entry in entries
+               if entry.get("type") in (REVEAL_TYPE, REVEAL_V2_TYPE)}
     epoch = svc.secrets.epoch
     now = svc.now()
     start = parse_date(svc.secrets.first_date)

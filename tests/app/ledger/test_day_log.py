@@ -100,6 +100,8 @@ def test_a_whole_date_through_its_log(logged_app, clock, witness):
         status, verdict = call(player, "POST", "/verify", {"receipt": game["receipt"],
                                                             "transcript": game["transcript"]})
         assert verdict["ok"] is True, verdict  # the server found the proof in the log
+    page = player.get("/ledger?lang=en").get_data(as_text=True)
+    assert f"seed {reveal['seed']}" in page  # the ledger page shows a v2 day's reveal too
 
 
 def test_the_logs_answer_for_what_they_are(logged_app, clock, witness):
