@@ -33,7 +33,7 @@ keepalive = 5
 # Recycle workers now and then so that a slow leak never becomes an outage; the jitter keeps
 # them from all restarting at once. A new worker spends about a second of CPU on its imports
 # and strategy tables (a bare Flask worker: 0.04 s), so every 5,000 requests cost 0.2 ms each,
-# a tenth of an action's CPU; every 50,000 cost 0.02 ms (performance.md, issue 14).
+# a tenth of an action's CPU; every 50,000 cost 0.02 ms (performance.md).
 max_requests = int(os.environ.get("YACHT_DAILY_MAX_REQUESTS", "50000"))
 max_requests_jitter = max_requests // 10
 # No preloading: each worker imports the app and opens its Redis connections after the fork,

@@ -1,4 +1,4 @@
-"""The after-request work of every answer in one hook, a short one for the JSON API (issue 14);
+"""The after-request work of every answer in one hook, a short one for the JSON API;
 the before-request work in one hook too.
 
 Flask calls each after-request function through ``ensure_sync`` (an ``inspect`` check per

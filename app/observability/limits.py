@@ -12,9 +12,9 @@ counted as it arrives, in one Redis round trip that also refuses it past the lim
 answer that did nothing gives its count back (a second round trip, only then). Every limited
 route is counted by an ``AddressBudget`` straight on ``limits``' public storages and fixed-window
 strategy (the keys Flask-Limiter wrote before, so a deploy continues the windows it left): no
-extension evaluates anything on a request that no budget limits (issue 14).
+extension evaluates anything on a request that no budget limits.
 
-A daily game's action (issue 14) costs no round trip of its own: the compare-and-set script
+A daily game's action costs no round trip of its own: the compare-and-set script
 counts it in a fixed window under the game's hash tag (``RATE_LIMIT_GAME_ACTIONS``, per game,
 ``GameService.action_limits``), which holds on Redis Cluster, and refuses it past the limit with
 nothing written. A legit game has a bounded number of actions, and a client address's games are

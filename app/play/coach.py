@@ -1,5 +1,5 @@
 """The strategy service: the solved tables in the data directory, the coach's reviews, the
-day's skill board and, once a date is revealed, its references (issue 10).
+day's skill board and, once a date is revealed, its references.
 
 - Tables: one ``strategy.TableCache`` per process and directory, warmed by a background
   thread (the tables already saved first). Only one process builds a missing table: the thread

@@ -240,7 +240,7 @@ class GameService:
 
     def get(self, game_id: str) -> Played:
         """The stored game (read fresh), or a 404. A finished v2 game stored without its
-        receipt (issue 11: the checkpoint job stores it) gets the one this process signed when
+        receipt (the checkpoint job stores it) gets the one this process signed when
         it finished the game (its cached copy of that very transcript), else the one of its
         log leaf."""
         record = self.store.load_game(game_id)
@@ -312,7 +312,7 @@ class GameService:
             entry = next_game.transcript[-1]
             state = state_text(next_game, version + 1)
             receipt = None
-            # (issue 11) A v2 game's receipt is its log leaf, signed once the leaf has its index.
+            # A v2 game's receipt is its log leaf, signed once the leaf has its index.
             logged = next_game.finished and self.logs.is_logged(played.record.date)
             if next_game.finished and not logged:
                 receipt = self.ledger.sign_receipt(played.record, next_game)

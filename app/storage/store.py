@@ -54,7 +54,7 @@ _INDEX_GAME = """
 if redis.call('EXISTS', KEYS[2]) == 1 and redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 then
   return 0
 end
--- (issue 11) The date's format marker KEYS[3], set at its first game: ARGV[2] (the format new
+-- The date's format marker KEYS[3], set at its first game: ARGV[2] (the format new
 -- dates start in), or '1' for a date whose sheets (KEYS[4..]) had games before the marker.
 if redis.call('EXISTS', KEYS[3]) == 0 then
   local format = ARGV[2]
@@ -80,7 +80,7 @@ return {created, redis.call('HGETALL', KEYS[1]), TRANSCRIPT}
 """.replace("TRANSCRIPT", _TRANSCRIPT_TEXT)
 
 # The action's compare-and-set (replies: app/storage/cas.py). ARGV: 1 the expected version,
-# 2 the entry, 3 the receipt or '', then (issue 14) 4 the game's state after the entry, 5 the
+# 2 the entry, 3 the receipt or '', then 4 the game's state after the entry, 5 the
 # state the action was computed from when a client's token claimed it ('' when the worker's own
 # copy did, read from Redis), 6 '1' to have the game back on success (a worker that acted on a
 # token holds no copy of it), 7 how many of the game's action limits to count (0 on a retry
@@ -250,7 +250,7 @@ def tree_progress_key(date: str, ruleset: str) -> str:
 
 
 def day_format_key(date: str) -> str:
-    """The date's format, ``1`` or ``2`` (issue 11: the day's log), set at its first game."""
+    """The date's format, ``1`` or ``2`` (the day's log), set at its first game."""
     return f"{{d:{date}}}:format"
 
 
@@ -514,7 +514,7 @@ class Store:
                         queue_board=None, also: Sequence = ()) -> list:
         """Rank a game just finished on its leaderboard and mark it finished in its player's
         history (one round trip); ``queue_board(pipe)``, when given, queues the ranking instead
-        (issue 11: the day's log appends the game's leaf and ranks it), and each of ``also``
+        (the day's log appends the game's leaf and ranks it), and each of ``also``
         (``queue(pipe)``) queues more in the same round trip (the coach's skill board and the
         game's review). The replies, the board's first."""
         pipe = self.client.pipeline(transaction=False)

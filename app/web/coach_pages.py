@@ -1,4 +1,4 @@
-"""The coach's pages: a game's review turn by turn (issue 10), from the same rules of access
+"""The coach's pages: a game's review turn by turn, from the same rules of access
 and the same review as ``GET /api/v1/games/<id>/review``."""
 
 from flask import render_template

@@ -1,4 +1,4 @@
-"""The practice pages (issue 12): choosing a practice game or a game against the computer, and
+"""The practice pages: choosing a practice game or a game against the computer, and
 the match page, which plays it through ``/api/v1/matches`` (``static/js/practice*.js``)."""
 
 import re

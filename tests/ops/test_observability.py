@@ -229,7 +229,7 @@ def test_game_creation_is_limited_per_client_with_429_and_retry_after(limited_ap
 
 def test_a_games_actions_share_one_budget_and_a_refused_one_changes_nothing(limited_app,
                                                                             play_date):
-    """A game's rolls and scorings count together (issue 14: per game, in its compare-and-set);
+    """A game's rolls and scorings count together (per game, in its compare-and-set);
     past the budget an action is refused with 429 and the game is unchanged, while another
     game still plays."""
     client = limited_app.test_client()

@@ -1,4 +1,4 @@
-"""The review's JSON text is the one the review wrote before it was vectorised (issue 14):
+"""The review's JSON text is the one the review wrote before it was vectorised:
 ``review_digests.json`` holds, for seeded games of every sheet (bots of every level, random
 play, and unfinished cuts of some of them), the SHA-256 of ``Review.to_json_text`` with every
 float rounded to FLOAT_DECIMALS decimals, as the code of main at cf897f5 wrote them.

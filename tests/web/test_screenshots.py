@@ -1,5 +1,5 @@
-"""Screenshots of what issue 13 is about, at phone size in French: the play page mid-turn, the
-end card and the verify page's summary (artifacts/screenshots/, ignored by git)."""
+"""Screenshots of what a new player meets first, at phone size in French: the play page
+mid-turn, the end card and the verify page's summary (artifacts/screenshots/, ignored by git)."""
 
 import pytest
 from playwright.sync_api import expect

@@ -1,5 +1,5 @@
 """The Verify page leads with a plain-words summary, every detail line in the reader's language,
-and the ledger's convention for times: UTC, marked so (issue 13)."""
+and the ledger's convention for times: UTC, marked so."""
 
 import copy
 import re

@@ -1,4 +1,4 @@
-"""The daily games' action limits (issue 14) on a real Redis: counted per game by the action's
+"""The daily games' action limits on a real Redis: counted per game by the action's
 own compare-and-set (one round trip, nothing written past the limit), and a flood of refused
 actions that never reach it stopped per address in the process's memory."""
 

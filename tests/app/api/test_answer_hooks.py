@@ -1,4 +1,4 @@
-"""The after-request hooks folded into one (issue 14): an API answer is compressed only from
+"""The after-request hooks folded into one: an API answer is compressed only from
 API_MIN_SIZE bytes, and a page or a static file still gets every page hook."""
 
 import gzip

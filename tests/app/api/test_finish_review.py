@@ -1,4 +1,4 @@
-"""A finished game's review is computed once (issue 14): the finishing action ranks the game on
+"""A finished game's review is computed once: the finishing action ranks the game on
 its day's skill board and keeps its review in the same round trip as its leaderboard entry, and
 the page's ``GET …/review`` that follows reads the kept review. On a real Redis with the
 session's solved tables, in both day formats."""

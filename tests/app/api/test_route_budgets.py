@@ -1,4 +1,4 @@
-"""The limited routes' budgets counted with ``limits`` directly (issue 14): the windows keep the
+"""The limited routes' budgets counted with ``limits`` directly: the windows keep the
 keys Flask-Limiter wrote, so a deploy continues them, and a Redis Cluster unreachable at start
 is counted in memory and tried again, not left until the worker is recycled."""
 

@@ -1,4 +1,4 @@
-"""The game's token (issue 14): a worker without a current copy of a game acts on the compact
+"""The game's token: a worker without a current copy of a game acts on the compact
 state the client echoes, in one Redis round trip, and a false or stale token changes nothing
 but the path taken."""
 
@@ -152,7 +152,7 @@ def test_another_players_token_does_not_open_a_game(client, other, app):
 
 
 def test_a_state_left_behind_by_an_older_version_is_not_trusted(client, other, redis_client):
-    """An entry appended without its state (as a worker of the version before issue 14 did):
+    """An entry appended without its state (as a worker of an earlier version did):
     the game is replayed from its transcript, and its next token is right."""
     state = start(client, "yahtzee", PLAY_DATE)
     _, answer = call(client, "POST", f"/games/{state['id']}/roll", {"roll": 0})

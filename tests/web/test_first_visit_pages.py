@@ -1,4 +1,4 @@
-"""What a new player meets first (issue 13): no game until the first roll, a closed date's
+"""What a new player meets first: no game until the first roll, a closed date's
 results, the end card's rank, share text and times, plurals, the Joker message, error pages,
 and static files cached and compressed."""
 
