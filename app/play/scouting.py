@@ -1,8 +1,9 @@
 """Abandoned games that look like scouting: played only to see the day's dice.
 
-Every player of a (date, sheet) gets the same dice, and roll ``k`` of a game shows dice
-``5k … 5k+4`` of the stream whatever is held; a die held hides the fresh die drawn for its place.
-So the most a throwaway game can show is three rolls a turn with nothing held. A game **looks
+Every player of a (date, sheet) gets the same dice, and each roll shows the five dice of its slot
+of the stream whatever is held (per turn: roll ``r`` of turn ``t`` shows slot ``3t + r``); a die
+held hides the fresh die drawn for its place. So the most a throwaway game can show is three
+rolls a turn with nothing held. A game **looks
 like scouting** when it was never finished (abandoned at the close), it rolled at least three
 times, it never held a die, and every turn it ended by filling a box had all three rolls (its
 last, unfinished turn may have fewer). It is a mark on the published list, not a verdict: a
@@ -12,8 +13,8 @@ player may just have left.
 from collections.abc import Iterator, Mapping, Sequence
 
 from app.storage.store import Store
+from fairness.dice import ROLLS_PER_TURN
 
-ROLLS_PER_TURN = 3
 MIN_ROLLS = 3
 PAGE = 1000
 
