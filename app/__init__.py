@@ -7,7 +7,7 @@ the blueprints. Extensions add themselves with their own ``init_app(app)`` here.
 
 from flask import Flask
 
-from app import observability, services, web
+from app import observability, services, tables, web
 from app.api import errors
 from app.config import settings_from_env
 from app.play import players
@@ -27,12 +27,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     from app.api.logs import bp as logs_blueprint
     from app.api.matches import bp as matches_blueprint
     from app.api.routes import bp as api_blueprint
-    from app.api.tables import bp as tables_blueprint
 
     app.register_blueprint(api_blueprint)
     app.register_blueprint(logs_blueprint)
     app.register_blueprint(matches_blueprint)
-    app.register_blueprint(tables_blueprint)
+    tables.init_app(app)
     web.init_app(app)
     observability.init_app(app)
     return app

@@ -16,14 +16,14 @@ from app.ledger.service import LedgerService
 from app.play.coach import Coach, TableSource, table_source
 from app.play.games import GameService
 from app.play.matches import MatchService
-from app.play.tables import TableService
-from app.play.turn_clock import TurnClock
-from app.push.channel import TableChannel
 from app.storage.daylog import LogStore
 from app.storage.embedded import SOCKET_NAME
 from app.storage.matches import MatchStore
 from app.storage.store import Store, connect
-from app.storage.tables import TableStore
+from app.tables.events import TableChannel
+from app.tables.service import TableService
+from app.tables.store import TableStore
+from app.tables.turn_clock import TurnClock
 from fairness import RULESETS
 
 EXTENSION = "yacht_daily"

@@ -72,8 +72,8 @@ def play_table(app, index: int) -> tuple[str, float, float, int]:
 def deliveries_cpu(app, table_id: str) -> tuple[float, int]:
     """CPU seconds of reading a table's events STREAMS times through the SSE generator, and
     the messages written."""
-    from app.push.sse import table_events
     from app.services import services
+    from app.tables.sse import table_events
 
     with app.test_request_context():
         channel = services().tables.channel

@@ -1,7 +1,8 @@
 """API errors and their JSON rendering: ``{"error": {"code", "message"}}`` with a 4xx (or 503).
 
-Domain errors (the core's typed errors, the service's own) map to a status here, so that
-routes stay thin and bad input never becomes a 500.
+Domain errors (the core's typed errors, the services' own ``DomainError``s, each carrying its
+status) are answered here, once for the whole app, so that routes stay thin and bad input never
+becomes a 500.
 """
 
 import logging
@@ -10,6 +11,7 @@ import redis
 from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
+from app.domain_errors import DomainError
 from app.ledger.clock import ClockFileError
 from fairness import errors as core
 
@@ -31,17 +33,14 @@ _CORE_STATUS = {
 log = logging.getLogger(__name__)
 
 
-class ApiError(Exception):
-    """An error the API reports as such: status, stable code, human message, extra fields."""
+class ApiError(DomainError):
+    """An error the API reports as such, its status given with it: status, stable code, human
+    message, extra fields; ``headers`` for the answer (e.g. Retry-After on a 503)."""
 
     def __init__(self, status: int, code: str, message: str, **extra):
         """Keep what the response will show."""
-        super().__init__(message)
+        super().__init__(code, message, extra=extra)
         self.status = status
-        self.code = code
-        self.message = message
-        self.extra = extra
-        self.headers: dict[str, str] = {}  # e.g. Retry-After on a 503
 
 
 def error_response(status: int, code: str, message: str, **extra):
@@ -67,11 +66,12 @@ def page_error(error: HTTPException):
 
 
 def init_app(app: Flask) -> None:
-    """Render API errors, core errors, HTTP errors under /api/ and Redis outages as JSON."""
+    """Render domain errors, core errors, HTTP errors under /api/ and Redis outages as JSON."""
 
-    @app.errorhandler(ApiError)
-    def handle_api_error(error: ApiError):
-        """An error a route raised on purpose."""
+    @app.errorhandler(DomainError)
+    def handle_domain_error(error: DomainError):
+        """A refusal a route or a service raised on purpose, with the status it carries (a
+        page that shows its own error page for one catches it itself)."""
         response = error_response(error.status, error.code, error.message, **error.extra)
         response.headers.update(error.headers)
         return response

@@ -24,11 +24,11 @@ from app.play.games import Roll, Score, parse_hold
 from app.play.matches import (
     HUMAN,
     PLAYING,
+    TABLE,
     Match,
     MatchConflict,
     match_not_found,
 )
-from app.play.tables import KIND as TABLE_KIND
 from app.play.views import restriction_view
 from app.services import services
 from fairness import Game, get_ruleset
@@ -131,7 +131,7 @@ def checked_id(value: str) -> str:
 def refuse_table_match(match: Match) -> None:
     """A 409 ``table-match`` when ``match`` is a table's: it is played only through the
     table's routes, which publish every action to the table and time its turns."""
-    if match.kind == TABLE_KIND:
+    if match.kind == TABLE:
         raise MatchConflict("table-match", "This match is a table's: play it through "
                             "/api/v1/tables/<table>/roll and /score.", match)
 

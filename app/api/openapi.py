@@ -1,10 +1,18 @@
-"""The OpenAPI 3.1 document of ``/api/v1``, kept true to docs/api.md."""
+"""The OpenAPI 3.1 document of ``/api/v1``, kept true to docs/api.md.
 
-from app.api import openapi_tables
+A feature package adds its own part (``add_part``, from its ``init_app``: the tables' is
+``app/tables/openapi.py``), so that this module imports no feature that builds on the API.
+"""
+
+from collections.abc import Callable, Iterable, Mapping
+
+from flask import Flask
+
 from app.api.openapi_matches import MATCH_SCHEMAS, match_paths
 from fairness.sheets import ANY_DAILY_RULESETS
 
 VERSION = "1.0.0"
+OPENAPI_PARTS = "openapi-parts"
 
 
 def _ref(name: str) -> dict:
@@ -534,17 +542,28 @@ def _with_common_errors(paths: dict) -> dict:
     return paths
 
 
-def openapi_document() -> dict:
-    """The whole OpenAPI 3.1 document."""
+def add_part(app: Flask, paths: Callable[[], dict], schemas: Mapping[str, dict]) -> None:
+    """Join a feature's routes (``paths()``, built afresh for each document: the common errors
+    are added to them in place) and its schemas to ``app``'s document."""
+    app.extensions.setdefault(OPENAPI_PARTS, []).append((paths, schemas))
+
+
+def openapi_document(parts: Iterable[tuple[Callable[[], dict], Mapping[str, dict]]] = ()) -> dict:
+    """The whole OpenAPI 3.1 document, with the features' ``parts`` (``add_part``)."""
+    part_paths: dict = {}
+    part_schemas: dict = {}
+    for paths, schemas in parts:
+        part_paths.update(paths())
+        part_schemas.update(schemas)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Yacht Daily API", "version": VERSION,
                  "description": "The provably fair daily dice challenge. Contract: docs/api.md; "
                                 "published formats: FAIRNESS.md."},
         "servers": [{"url": "/api/v1"}],
-        "paths": _with_common_errors({**_paths(), **match_paths(), **openapi_tables.paths()}),
+        "paths": _with_common_errors({**_paths(), **match_paths(), **part_paths}),
         "components": {
-            "schemas": {**_SCHEMAS, **MATCH_SCHEMAS, **openapi_tables.SCHEMAS},
+            "schemas": {**_SCHEMAS, **MATCH_SCHEMAS, **part_schemas},
             "responses": {
                 f"E{status}": _json(_ref("Error"), text) for status, text in _ERROR_TEXTS.items()
             },

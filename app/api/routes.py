@@ -13,7 +13,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from app.api.errors import ApiError
-from app.api.openapi import openapi_document
+from app.api.openapi import OPENAPI_PARTS, openapi_document
 from app.api.params import bounded_int, query_limit
 from app.ledger.clock import format_timestamp
 from app.ledger.days import service_date
@@ -586,4 +586,4 @@ def _stored_proof(receipt: dict) -> dict | None:
 @bp.get("/openapi.json")
 def openapi():
     """The OpenAPI 3.1 description of this API."""
-    return jsonify(openapi_document())
+    return jsonify(openapi_document(current_app.extensions.get(OPENAPI_PARTS, ())))

@@ -28,7 +28,7 @@ body a byte at a time (slowloris) holds a greenlet, never a slot.
 Never refused: ``/healthz`` and ``/readyz`` (an orchestrator must see a busy worker as alive
 and ready, else it restarts the very workers serving), ``/metrics`` (the refusals must be
 seen) and tables' event streams (a browser gives up on an event stream answered 503; their
-number has caps of its own, app/push/).
+number has caps of its own, app/tables/stream_caps.py).
 
 A refused request never reached the app: it did nothing, so a client may send it again as it
 was (the pages do, after ``Retry-After``).

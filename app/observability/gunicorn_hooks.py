@@ -31,15 +31,15 @@ def on_starting(server) -> None:
 def post_worker_init(worker) -> None:
     """Start the worker's reveal thread (app/ledger/reveal_runner.py): the worker that finds a date
     due and takes the Redis lease reveals it; requests never do. And its turn clock thread
-    (app/play/turn_clock.py): whichever worker claims a table's due turn plays it. Then put
+    (app/tables/turn_clock.py): whichever worker claims a table's due turn plays it. Then put
     admission control in front of its app (app/observability/admission.py): past the queue
     budget a request is refused with 503 instead of queued."""
     from app.ledger.reveal_runner import start_in
     from app.observability import admission
-    from app.play import turn_clock
+    from app.tables import start_turn_clock
 
     start_in(worker.wsgi)
-    turn_clock.start_in(worker.wsgi)
+    start_turn_clock(worker.wsgi)
     admission.install_in(worker)
     freeze_startup_objects()
 

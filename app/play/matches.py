@@ -60,6 +60,7 @@ from strategy.bots import Roll as BotRoll
 
 PRACTICE = "practice"
 COMPUTER = "computer"
+TABLE = "table"  # a table's match (app/tables/), played only through its routes
 PLAYING = "playing"
 FINISHED = "finished"
 EXPIRED = "expired"

@@ -13,7 +13,6 @@ from app.web import (
     coach_pages,  # noqa: F401  (its routes join the pages' blueprint)
     practice_pages,  # noqa: F401  (likewise)
     rules_pages,  # noqa: F401  (likewise)
-    table_pages,  # noqa: F401  (likewise)
 )
 from app.web.error_pages import error_page
 from app.web.headers import add_security_headers

@@ -43,7 +43,7 @@ def nav_items() -> list[tuple[str, str, str]]:
     return [
         ("home", "web.home", _("Today")),
         ("practice", "web.practice", _("Practice")),
-        ("tables", "web.new_table", _("Tables")),
+        ("tables", "table_pages.new_table", _("Tables")),
         ("results", "web.results_latest", _("Results")),
         ("rules", "web.rules_index", _("Rules")),
         ("fairness", "web.fairness", _("Fairness")),

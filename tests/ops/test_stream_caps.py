@@ -13,8 +13,8 @@ import time
 import pytest
 from playkit import call
 from serving import ServeProcess
-from tablekit import create_table
 
+from tests.app.tables.tablekit import create_table
 from tests.conftest import JsonClient
 
 PROMPT_SECONDS = 1.0

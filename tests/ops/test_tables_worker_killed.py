@@ -9,8 +9,8 @@ import time
 import urllib.error
 import urllib.request
 
-from app.push.channel import TableChannel
 from app.storage.store import connect
+from app.tables.events import TableChannel
 
 API = "/api/v1"
 CLOCK_SECONDS = 3

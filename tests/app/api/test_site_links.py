@@ -8,7 +8,8 @@ import random
 
 import pytest
 from playkit import PLAY_DATE, app_on, play_to_end, start
-from tablekit import create_table
+
+from tests.app.tables.tablekit import create_table
 
 API = "/api/v1"
 ASKED_HOST = "TEST_ASKED_HOST"

@@ -12,11 +12,11 @@ import pytest
 from matchkit import create, play_to_end
 from playkit import PLAY_DATE, app_on, call, start
 from playkit import play_to_end as play_daily_to_end
-from tablekit import create_table, play_turn
-from tablekit import start as start_table
 
 from app.services import EXTENSION
 from strategy import TablesNotReady
+from tests.app.tables.tablekit import create_table, play_turn
+from tests.app.tables.tablekit import start as start_table
 
 
 class ComputingTables:

@@ -26,7 +26,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from app.storage.store import LazyClusterClient
-from app.storage.tables import TABLE_TTL_SECONDS, table_key
+from app.tables.store import TABLE_TTL_SECONDS, table_key
 
 MAX_EVENTS = 2000
 EVENT_TTL_SECONDS = 24 * 3600

@@ -9,11 +9,11 @@ from collections import Counter
 import pytest
 from matchkit import next_move
 from playkit import app_on, call
-from tablekit import create_table, join, start
 
 from app.play.matches import _rebuild
 from app.services import EXTENSION
 from app.storage.matches import MatchStore
+from tests.app.tables.tablekit import create_table, join, start
 
 BOTS = [{"kind": "bot", "level": "easy"}]
 # What an action sends besides its two scripts when it must read first (the match's load is a

@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from app.play.clock_move import best_box, expire_turn
-from app.play.turn_clock import ClockRunner, TurnClock
+from app.tables.clock_move import best_box, expire_turn
+from app.tables.turn_clock import ClockRunner, TurnClock
 from fairness import RULESETS, DiceStream, Game, get_ruleset
 
 SEED = bytes(range(32))

@@ -6,9 +6,9 @@ import logging
 
 import pytest
 from playkit import app_on
-from tablekit import create_table
 
-from app.push.channel import valid_event_id
+from app.tables.events import valid_event_id
+from tests.app.tables.tablekit import create_table
 
 FOREIGN_IDS = [
     "99999999999999999999-0",

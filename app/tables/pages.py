@@ -1,18 +1,20 @@
 """The tables' pages: create a table, its page (lobby, play, end) and its spectator view, and
 the short link ``/t/<code>``. Everything happens in the browser through the API
-(``static/js/table.js``); these routes only render."""
+(``app/static/js/table.js``, ``table-new.js``: the static files share one content digest, so
+the scripts stay in the app's static folder); these routes only render the templates of this
+feature's own folder (``templates/tables/``)."""
 
-from flask import abort, redirect, render_template, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
 from flask_babel import gettext as _
 
-from app.api.errors import ApiError
-from app.api.tables import table_id as valid_table_id
-from app.play.tables import DEFAULT_CLOCK, MAX_SEATS
 from app.services import services
-from app.web.pages import bp
+from app.tables.errors import TableNotFound
+from app.tables.service import DEFAULT_CLOCK, MAX_SEATS, checked_id
 from app.web.sheets_view import sheet_view
 from fairness import RULESETS
 from strategy.bots import LEVELS
+
+bp = Blueprint("table_pages", __name__, template_folder="templates")
 
 
 def table_texts() -> dict[str, str]:
@@ -50,7 +52,7 @@ def table_texts() -> dict[str, str]:
 def new_table():
     """The form that creates a table: sheet, seats, bots and their level, clock."""
     sheets = [sheet_view(ruleset) for ruleset in RULESETS]
-    return render_template("table_new.html", page="tables", sheets=sheets, levels=LEVELS,
+    return render_template("tables/new.html", page="tables", sheets=sheets, levels=LEVELS,
                            max_seats=MAX_SEATS, default_clock=DEFAULT_CLOCK)
 
 
@@ -71,18 +73,18 @@ def table_by_code(code: str):
     """The short join link: on to the table's page."""
     try:
         found = services().tables.find(code)
-    except ApiError:
+    except TableNotFound:
         abort(404)
-    return redirect(url_for("web.table", table_id=found.id))
+    return redirect(url_for("table_pages.table", table_id=found.id))
 
 
 def _table_page(table_id: str, watching: bool):
     """Render the table page for ``table_id`` (a 404 page for an unknown table)."""
     try:
-        found = services().tables.get(valid_table_id(table_id))
-    except ApiError:
+        found = services().tables.get(checked_id(table_id))
+    except TableNotFound:
         abort(404)
     sheet = sheet_view(found.fields["ruleset"])
-    return render_template("table.html", page="tables", table_id=found.id, sheet=sheet,
+    return render_template("tables/table.html", page="tables", table_id=found.id, sheet=sheet,
                            watching=watching, texts={**table_texts(), "boxes": {
                                box.id: box.name for box in sheet.boxes}})

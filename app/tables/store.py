@@ -7,12 +7,12 @@ being timed.
   ``playing`` with ``match`` set), ``created_at``, ``version`` (every lobby change is one
   compare-and-set on it) and, once playing, ``turn`` (``<seat>:<round>`` being timed) and
   ``deadline`` (Unix seconds), written with the events that hand the turn over by the
-  channel's script (app/push/channel.py);
-- ``{t:<id>}:events``, the table's event stream (app/push/channel.py);
+  channel's script (``events.py``);
+- ``{t:<id>}:events``, the table's event stream (``events.py``);
 - ``{tc:<CODE>}``, the short code → the table id.
 
 A table lives ``TABLE_TTL_SECONDS`` past its last change, its events a day past the latest
-(app/push/channel.py); the match keeps its own lifetime (app/storage/matches.py).
+(``events.py``); the match keeps its own lifetime (app/storage/matches.py).
 """
 
 import json

@@ -1,4 +1,5 @@
-"""The tables' part of the OpenAPI document (docs/api.md, "Tables"), merged by ``openapi``."""
+"""The tables' part of the OpenAPI document (docs/api.md, "Tables"), joined to it by
+``app.api.openapi.add_part``."""
 
 from fairness import RULESETS
 from strategy.bots import LEVELS

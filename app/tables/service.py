@@ -1,6 +1,6 @@
-"""Tables: 2 to 6 seats, friends and bots, a turn clock, live for every seat.
+"""The tables' service: 2 to 6 seats, friends and bots, a turn clock, live for every seat.
 
-A table is a lobby first (``app/storage/tables.py``): its creator picks the sheet, the seats
+A table is a lobby first (``store.py``): its creator picks the sheet, the seats
 (which are bots, at which level; which are played on the creator's own device, "pass and
 play"), and the turn clock (DEFAULT_CLOCK seconds for the three rolls together, or off).
 Friends join by the link or the short code with a name and their client seed; the creator
@@ -8,33 +8,48 @@ starts. Starting makes the table's match on the engine (``app/play/matches.py``,
 ``table``) with every human's client seed fixed, so every seat's dice are sealed before the
 first roll; from then on the engine plays it (turn order, bots, the signed result).
 
-Every change is published on the table's event stream (``app/push/channel.py``) by the request
-or the clock that made it. The turn being timed is kept on the table (``turn``, ``deadline``)
-and indexed in the turn clock's deadlines (``app/play/turn_clock.py``); when it runs out the
-clock plays the seat's move (``app/play/clock_move.py``) through the engine's compare-and-set,
-so a move is applied once whichever worker gets there.
+Every change is published on the table's event stream (``events.py``) by the request or the
+clock that made it. The turn being timed is kept on the table (``turn``, ``deadline``) and
+indexed in the turn clock's deadlines (``turn_clock.py``); when it runs out the clock plays the
+seat's move (``clock_move.py``) through the engine's compare-and-set, so a move is applied once
+whichever worker gets there. Refusals are the tables' own errors (``errors.py``).
 """
 
 import datetime as dt
+import re
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 
-from app.api.errors import ApiError
 from app.ledger.clock import format_timestamp
-from app.play.clock_move import NO_HOLD, best_box
 from app.play.games import Roll, Score
-from app.play.matches import BOT, HUMAN, PLAYING, Match, MatchConflict, MatchService, Seat
-from app.play.turn_clock import TurnClock
-from app.push.channel import TableChannel
-from app.push.sse import END_KIND
-from app.storage.tables import TableRecord, TableStore
+from app.play.matches import (
+    BOT,
+    HUMAN,
+    PLAYING,
+    TABLE,
+    Match,
+    MatchConflict,
+    MatchService,
+    Seat,
+)
+from app.tables.clock_move import NO_HOLD, best_box
+from app.tables.errors import (
+    InvalidTable,
+    NoFreeCode,
+    NotAllowed,
+    TableConflict,
+    TableNotFound,
+)
+from app.tables.events import TableChannel
+from app.tables.sse import END_KIND
+from app.tables.store import TableRecord, TableStore
+from app.tables.turn_clock import TurnClock
 from fairness import InvalidClientSeed, canonical_json
 from fairness.match import validate_client_seed
 from strategy.bots import LEVELS
 
-KIND = "table"
 WAITING = "waiting"
 DEFAULT_CLOCK = 45
 MIN_CLOCK, MAX_CLOCK = 3, 600
@@ -46,12 +61,14 @@ MAX_ATTEMPTS = 4
 BOTS_RETRY_SECONDS = 1.0
 PLAYING_CACHE_SIZE = 4096  # started tables whose record a process keeps (fixed once playing)
 BY_PLAYER, BY_CLOCK, BY_BOTS = "player", "clock", "bots"
+TABLE_ID = re.compile(r"[0-9a-f]{32}")
 
 
-def table_not_found() -> ApiError:
-    """The 404 for a table id or code that Redis does not hold."""
-    return ApiError(404, "table-not-found", "No table has this id or code (or it has ended "
-                                            "long ago).")
+def checked_id(value: str) -> str:
+    """``value`` if it can be a table id, else TableNotFound (nothing is looked up)."""
+    if not TABLE_ID.fullmatch(value):
+        raise TableNotFound()
+    return value
 
 
 def parse_clock(body: Mapping) -> int:
@@ -63,17 +80,17 @@ def parse_clock(body: Mapping) -> int:
     if value is None or value is False or (type(value) is int and value == 0):
         return 0
     if type(value) is not int or not MIN_CLOCK <= value <= MAX_CLOCK:
-        raise ApiError(400, "invalid-clock", f"clock is a whole number of seconds from "
-                                             f"{MIN_CLOCK} to {MAX_CLOCK}, or 0 / null for none.")
+        raise InvalidTable("invalid-clock", f"clock is a whole number of seconds from "
+                                            f"{MIN_CLOCK} to {MAX_CLOCK}, or 0 / null for none.")
     return value
 
 
 def parse_client_seed(value) -> str:
-    """A client seed as the fairness core takes it, else a 400."""
+    """A client seed as the fairness core takes it, else InvalidTable."""
     try:
         return validate_client_seed(value)
     except InvalidClientSeed as error:
-        raise ApiError(400, "invalid-client-seed", str(error)) from None
+        raise InvalidTable("invalid-client-seed", str(error)) from None
 
 
 def parse_seats(specs, creator_name: str, creator_seed: str,
@@ -82,18 +99,18 @@ def parse_seats(specs, creator_name: str, creator_seed: str,
     is ``{"kind": "human"}`` (a friend joins it), ``{"kind": "human", "here": true, "name",
     "client_seed"}`` (pass and play on the creator's device) or ``{"kind": "bot", "level"}``."""
     if not isinstance(specs, list) or not MIN_SEATS <= len(specs) + 1 <= MAX_SEATS:
-        raise ApiError(400, "invalid-seats", f"seats lists the {MIN_SEATS - 1} to "
-                                             f"{MAX_SEATS - 1} seats beside yours.")
+        raise InvalidTable("invalid-seats", f"seats lists the {MIN_SEATS - 1} to "
+                                            f"{MAX_SEATS - 1} seats beside yours.")
     seats = [{"kind": HUMAN, "bot": None, "player": "", "name": creator_name,
               "client_seed": creator_seed, "here": False}]
     for index, spec in enumerate(specs, start=1):
         if not isinstance(spec, Mapping) or spec.get("kind") not in (HUMAN, BOT):
-            raise ApiError(400, "invalid-seats", f"seat {index} must be an object whose kind "
-                                                 "is human or bot.")
+            raise InvalidTable("invalid-seats", f"seat {index} must be an object whose kind "
+                                                "is human or bot.")
         if spec["kind"] == BOT:
             if spec.get("level") not in LEVELS:
-                raise ApiError(400, "invalid-bots", f"seat {index}: a bot's level is one of "
-                                                    f"{', '.join(LEVELS)}.")
+                raise InvalidTable("invalid-bots", f"seat {index}: a bot's level is one of "
+                                                   f"{', '.join(LEVELS)}.")
             seats.append({"kind": BOT, "bot": spec["level"], "player": None,
                           "name": f"Bot {index} ({spec['level']})", "client_seed": None,
                           "here": False})
@@ -168,20 +185,20 @@ class TableService:
             table_id = secrets.token_hex(16)
             if self.store.create(table_id, new_code(), fields):
                 return self.get(table_id)
-        raise ApiError(503, "busy", "Could not find a free table code; try again.")
+        raise NoFreeCode()
 
     def get(self, table_id: str) -> TableRecord:
-        """The stored table, or a 404."""
+        """The stored table, or TableNotFound."""
         table = self.store.load(table_id)
         if table is None:
-            raise table_not_found()
+            raise TableNotFound()
         return table
 
     def find(self, code: str) -> TableRecord:
-        """The table a short code joins, or a 404."""
+        """The table a short code joins, or TableNotFound."""
         table_id = self.store.by_code(normal_code(code))
         if table_id is None:
-            raise table_not_found()
+            raise TableNotFound()
         return self.get(table_id)
 
     def join(self, table_id: str, player: str, name: str, client_seed: str) -> TableRecord:
@@ -195,31 +212,31 @@ class TableService:
             if any(seat["player"] == pseudonym for seat in seats):
                 return table
             if table.status != WAITING:
-                raise ApiError(409, "table-started", "The table has started: watch it instead.")
+                raise TableConflict("table-started", "The table has started: watch it instead.")
             open_seat = next((s for s in seats if s["kind"] == HUMAN and s["player"] is None),
                              None)
             if open_seat is None:
-                raise ApiError(409, "table-full", "Every seat of the table is taken.")
+                raise TableConflict("table-full", "Every seat of the table is taken.")
             open_seat.update(player=pseudonym, name=name, client_seed=seed)
             if self.store.update(table, {"seats": _json(seats)}):
                 self.channel.publish(table_id, "joined", {"seats": public_seats(seats)})
                 return self.get(table_id)
-        raise ApiError(409, "busy", "The table changed too often meanwhile; try again.")
+        raise TableConflict("busy", "The table changed too often meanwhile; try again.")
 
     def start(self, table_id: str, player: str) -> Match:
         """Start the table (its creator, every seat taken): make its match with every client
         seed fixed, time the first turn, tell every seat."""
         table = self.get(table_id)
         if table.fields["creator"] != self.pseudonym(player):
-            raise ApiError(403, "not-creator", "Only the table's creator starts it.")
+            raise NotAllowed("not-creator", "Only the table's creator starts it.")
         if table.status != WAITING:
             return self.matches.get(table.match)
         seats = table.seats
         if any(seat["kind"] == HUMAN and seat["player"] is None for seat in seats):
-            raise ApiError(409, "seats-open", "Some seats wait for a friend still.")
+            raise TableConflict("seats-open", "Some seats wait for a friend still.")
         match = self.matches.create_seated(
             [Seat(index, seat["kind"], seat["name"], player=seat["player"], bot=seat["bot"])
-             for index, seat in enumerate(seats)], table.fields["ruleset"], KIND,
+             for index, seat in enumerate(seats)], table.fields["ruleset"], TABLE,
             client_seeds=[seat["client_seed"] for seat in seats])
         if not self.store.update(table, {"status": PLAYING, "match": match.id}):
             return self.matches.get(self.get(table_id).match)  # started meanwhile
@@ -322,7 +339,7 @@ class TableService:
                 return table
         table = self.get(table_id)
         if table.status != PLAYING:
-            raise ApiError(409, "table-waiting", "The table has not started yet.")
+            raise TableConflict("table-waiting", "The table has not started yet.")
         with self._lock:
             self._playing_tables[table_id] = table
             while len(self._playing_tables) > PLAYING_CACHE_SIZE:

@@ -14,7 +14,7 @@ import json
 import time
 from collections.abc import Callable, Iterator, Mapping
 
-from app.push.channel import TableChannel, valid_event_id
+from app.tables.events import TableChannel, valid_event_id
 
 RETRY_MS = 1000
 BLOCK_MS = 5000  # below the Redis client's socket timeout (10 s)

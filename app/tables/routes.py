@@ -1,8 +1,9 @@
 """The JSON API of tables (docs/api.md, "Tables") and their live event stream.
 
-Thin routes over ``app.play.tables.TableService``: each parses its input, calls the service once
-and answers ``{"table": view}``; ``GET /tables/<id>/events`` is the Server-Sent Events stream
-(app/push/sse.py) every seat and every spectator reads.
+Thin routes over ``service.TableService``: each parses its input, calls the service once and
+answers ``{"table": view}``; ``GET /tables/<id>/events`` is the Server-Sent Events stream
+(``sse.py``) every seat and every spectator reads. Refusals are the tables' errors
+(``errors.py``), answered by the API's one handler of domain errors.
 """
 
 import random
@@ -10,28 +11,21 @@ import re
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
-from app.api.errors import ApiError, error_response
 from app.api.matches import match_state, play_of
 from app.api.routes import action_number, json_body, language, site_url, text_field
 from app.observability.limits import client_address
 from app.play import players
 from app.play.games import Roll, Score, parse_hold
 from app.play.matches import PLAYING, Match, validate_ruleset
-from app.play.tables import (
-    WAITING,
-    TableService,
-    parse_clock,
-    public_seats,
-    table_not_found,
-)
-from app.push.sse import HEADERS, MAX_SECONDS, table_events
-from app.push.stream_caps import StreamCaps, StreamRefused
 from app.services import services
-from app.storage.tables import TableRecord
+from app.tables.errors import InvalidTable, NotAllowed, TableNotFound
+from app.tables.service import WAITING, TableService, checked_id, parse_clock, public_seats
+from app.tables.sse import HEADERS, MAX_SECONDS, table_events
+from app.tables.store import TableRecord
+from app.tables.stream_caps import StreamCaps
 
 bp = Blueprint("tables", __name__, url_prefix="/api/v1")
 
-TABLE_ID = re.compile(r"[0-9a-f]{32}")
 CODE = re.compile(r"[0-9A-Za-z]{6}")
 STREAM_SPREAD = 0.75
 STREAM_CAPS = "stream-caps"
@@ -40,13 +34,6 @@ STREAM_CAPS = "stream-caps"
 def tables() -> TableService:
     """The app's table service."""
     return services().tables
-
-
-def table_id(value: str) -> str:
-    """``value`` if it can be a table id, else the 404 (nothing is looked up)."""
-    if not TABLE_ID.fullmatch(value):
-        raise table_not_found()
-    return value
 
 
 def caller() -> str | None:
@@ -93,13 +80,13 @@ def seat_state(match: Match, held: list[int], pseudonym: str | None, lang: str,
     return {**state, "you": turn, "play": play_of(match.games[turn], lang)}
 
 
-def answer(table_id_: str, status: int = 200,
+def answer(table_id: str, status: int = 200,
            written: tuple[TableRecord, Match] | None = None):
     """The ``{"table": view}`` answer for the caller: the table and its match as an action
     just wrote them (``written``), else as stored. The answer to an action leaves out the
     seats' transcripts and the play order while the match is being played (the table's events
     carry every action; a GET, the stream's snapshot and the end show them whole)."""
-    table, match = written or tables().view(table_id_)
+    table, match = written or tables().view(table_id)
     whole = written is None or match.status != PLAYING
     response = jsonify({"table": table_view(table, match, caller(), language(), whole)})
     response.status_code = status
@@ -109,7 +96,7 @@ def answer(table_id_: str, status: int = 200,
 def seat_name(value) -> str:
     """A pass-and-play seat's name (required, as a display name)."""
     if value is None:
-        raise ApiError(400, "invalid-name", "Each seat played on this device needs a name.")
+        raise InvalidTable("invalid-name", "Each seat played on this device needs a name.")
     return players.validate_name(value)
 
 
@@ -119,7 +106,7 @@ def caller_name(body: dict) -> str:
     if name is None:
         name = players.remembered_name()
     if name is None:
-        raise ApiError(400, "invalid-name", "Choose a name to sit at the table.")
+        raise InvalidTable("invalid-name", "Choose a name to sit at the table.")
     name = players.validate_name(name)
     players.remember_name(name)
     return name
@@ -142,14 +129,14 @@ def create_table():
 @bp.get("/tables/<table>")
 def get_table(table: str):
     """A table as it stands: anyone with its id may read it (the spectator's view too)."""
-    return answer(table_id(table))
+    return answer(checked_id(table))
 
 
 @bp.get("/tables/code/<code>")
 def find_table(code: str):
     """The table a short code joins."""
     if not CODE.fullmatch(code):
-        raise table_not_found()
+        raise TableNotFound()
     return answer(tables().find(code).id)
 
 
@@ -159,7 +146,7 @@ def join_table(table: str):
     body = json_body()
     name = caller_name(body)
     player = players.ensure_player()
-    joined = tables().join(table_id(table), player, name, body.get("client_seed"))
+    joined = tables().join(checked_id(table), player, name, body.get("client_seed"))
     return answer(joined.id)
 
 
@@ -168,8 +155,8 @@ def start_table(table: str):
     """Start the table (its creator only, once every seat is taken)."""
     player = players.current_player()
     if player is None:
-        raise ApiError(403, "not-creator", "Only the table's creator starts it.")
-    tables().start(table_id(table), player)
+        raise NotAllowed("not-creator", "Only the table's creator starts it.")
+    tables().start(checked_id(table), player)
     return answer(table)
 
 
@@ -194,22 +181,8 @@ def _act(table: str, number: int, action):
     """Apply the caller's action at the table and answer the table."""
     player = players.current_player()
     if player is None:
-        raise ApiError(403, "not-your-match", "You hold no seat at this table.")
-    return answer(table, written=tables().act(table_id(table), player, number, action))
-
-
-@bp.errorhandler(StreamRefused)
-def handle_stream_refused(error: StreamRefused):
-    """A stream past a cap: 429 ``too-many-streams`` (this address holds its share already) or
-    503 ``streams-busy`` (this worker does), with Retry-After."""
-    if error.per == "address":
-        response = error_response(429, "too-many-streams", f"Your connection holds {error.cap} "
-                                  "live tables open already; close one, or try again later.")
-    else:
-        response = error_response(503, "streams-busy", "The server holds as many live tables "
-                                  "as it can; try again in a moment.")
-    response.headers["Retry-After"] = str(error.retry_after)
-    return response
+        raise NotAllowed("not-your-match", "You hold no seat at this table.")
+    return answer(table, written=tables().act(checked_id(table), player, number, action))
 
 
 def stream_caps() -> StreamCaps:
@@ -225,8 +198,8 @@ def stream_caps() -> StreamCaps:
 @bp.get("/tables/<table>/events")
 def events(table: str):
     """The table's live events (Server-Sent Events), resumed after ``Last-Event-ID``; refused
-    past the caps on open streams (``stream_caps``) before anything is read."""
-    wanted = table_id(table)
+    past the caps on open streams (``stream_caps``: a StreamRefused) before anything is read."""
+    wanted = checked_id(table)
     # Each response lasts from 3/4 of the configured time to all of it: streams opened
     # together (a deploy, a table's seats) reconnect spread out, not in one wave.
     configured = float(current_app.config.get("TABLE_STREAM_SECONDS", MAX_SECONDS))

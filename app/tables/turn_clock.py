@@ -3,12 +3,13 @@
 Each table whose clock runs has one member in the sorted set ``{clock}:deadlines``, scored by
 the moment (Unix seconds) its current turn ends. The deadline's truth is the table's own record;
 this set is the index the runners poll. Every gunicorn worker runs a ``ClockRunner`` thread
-(``start_in``, from the ``post_worker_init`` hook, as the reveal thread): each pass *claims* the
-due members with one script that pushes their score ``LEASE_SECONDS`` ahead, so one runner works
-a table at a time, and one that dies mid-move leaves the member due again after the lease. The
-move itself is applied with the table's compare-and-set on the seat's action version, so even
-two runners on the same turn (a lease that ran out) apply it once; the loser finds the turn
-played and moves on. After the move the table re-arms the next turn's deadline (or disarms).
+(``app.tables.start_turn_clock``, from the ``post_worker_init`` hook, as the reveal thread):
+each pass *claims* the due members with one script that pushes their score ``LEASE_SECONDS``
+ahead, so one runner works a table at a time, and one that dies mid-move leaves the member due
+again after the lease. The move itself is applied with the table's compare-and-set on the seat's
+action version, so even two runners on the same turn (a lease that ran out) apply it once; the
+loser finds the turn played and moves on. After the move the table re-arms the next turn's
+deadline (or disarms).
 
 A runner sleeps until the earliest deadline in the set (the claim returns it), or
 ``IDLE_POLL_SECONDS`` when there is none or it is further: an idle worker makes one round trip
@@ -133,15 +134,3 @@ class ClockRunner:
         self.clock.armed.remove(self._passes.wake)
         self._passes.stop()
 
-
-def start_in(app) -> ClockRunner | None:
-    """Start the turn clock's thread of a Yacht Daily app (a bare WSGI app gets none)."""
-    from app.services import EXTENSION
-
-    extensions = getattr(app, "extensions", {})
-    if EXTENSION not in extensions:
-        return None
-    tables = extensions[EXTENSION].tables
-    runner = ClockRunner(tables.clock, tables.expire)
-    runner.start()
-    return runner

@@ -5,10 +5,10 @@ import threading
 
 import pytest
 
-from app.push.channel import TableChannel, events_key, valid_event_id
-from app.push.sse import END_KIND, format_event, table_events
 from app.storage.store import connect
-from app.storage.tables import table_key
+from app.tables.events import TableChannel, events_key, valid_event_id
+from app.tables.sse import END_KIND, format_event, table_events
+from app.tables.store import table_key
 
 
 def test_events_are_read_after_any_id_in_order(redis_client):

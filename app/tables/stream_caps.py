@@ -19,7 +19,7 @@ soon as the request arrives, before anything is read for it:
   until the address's first stream ends. An IPv6 address counts by its /64 (one subscriber's
   usual allocation), so that an address's neighbours are not new addresses.
 
-Refusals are ``StreamRefused`` errors; the API maps them to HTTP.
+Refusals are ``StreamRefused`` errors (``errors.py``: their status, code and Retry-After).
 """
 
 import ipaddress
@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 import redis
 
-from app.push.sse import BLOCK_MS
+from app.tables.errors import StreamRefused
+from app.tables.sse import BLOCK_MS
 
 WORKER_RETRY_AFTER = 2
 # A stream ends at most one blocking read after its planned end.
@@ -54,18 +55,6 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 return false
 """
-
-
-class StreamRefused(Exception):
-    """A stream refused by a cap: ``per`` is ``address`` or ``worker``; ``retry_after`` the
-    whole seconds after which trying again makes sense."""
-
-    def __init__(self, per: str, cap: int, retry_after: int):
-        """Keep what the refusal says."""
-        super().__init__(f"{cap} event streams per {per} are open already")
-        self.per = per
-        self.cap = cap
-        self.retry_after = retry_after
 
 
 def address_key(address: str) -> str:

@@ -12,11 +12,11 @@ import time
 import pytest
 from matchkit import check_published, next_move
 from playkit import app_on, call
-from tablekit import create_table, join, my_turn, play_turn, start, view
 
-from app.play.turn_clock import ClockRunner
 from app.services import EXTENSION
-from app.storage.tables import table_key
+from app.tables.store import table_key
+from app.tables.turn_clock import ClockRunner
+from tests.app.tables.tablekit import create_table, join, my_turn, play_turn, start, view
 from tests.verify.conftest import VERIFY_PY
 
 BOTS = [{"kind": "bot", "level": "easy"}]
