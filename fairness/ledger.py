@@ -20,6 +20,7 @@ EPOCH_TYPES = (EPOCH_TYPE, EPOCH_V2_TYPE)
 REVEAL_TYPE = "yacht-daily/reveal/v1"
 RECEIPT_TYPE = "yacht-daily/receipt/v1"
 REVEAL_V2_TYPE = "yacht-daily/reveal/v2"
+REVEAL_TYPES = (REVEAL_TYPE, REVEAL_V2_TYPE)
 RECEIPT_V2_TYPE = "yacht-daily/receipt/v2"
 FINAL_TYPE = "yacht-daily/final/v1"
 GENESIS_PREV = "0" * 64
@@ -61,9 +62,10 @@ def epoch_entry(*, seq: int, prev: str, number: int, epoch: Epoch, public_key: s
     return entry
 
 
-def epoch_dealing(entry: Mapping) -> str:
-    """The dealing of a well-formed epoch entry's days: its ``dealing`` (v2), else sequential."""
-    return entry["dealing"] if entry.get("type") == EPOCH_V2_TYPE else SEQUENTIAL
+def epoch_dealing(entry: Mapping | None) -> str:
+    """The dealing of a well-formed epoch entry's days: its ``dealing`` (v2), else sequential
+    (also for no entry: a check of its own fails a reveal whose epoch is not published)."""
+    return entry["dealing"] if entry and entry.get("type") == EPOCH_V2_TYPE else SEQUENTIAL
 
 
 def is_epoch_entry(entry) -> bool:

@@ -10,7 +10,7 @@ from app.ledger.days import CLOSED, OPEN, REVEALED, UPCOMING, day_window
 from app.play import players
 from app.services import services
 from fairness import parse_date
-from fairness.ledger import REVEAL_TYPE, REVEAL_V2_TYPE, is_epoch_entry
+from fairness.ledger import REVEAL_TYPES, is_epoch_entry
 
 LEDGER_DAYS_SHOWN = 60
 LATEST_OFFSET = dt.timedelta(hours=14)
@@ -89,7 +89,7 @@ def ledger_overview() -> dict:
     svc.prepare()
     entries = svc.ledger.entries()
     reveals = {entry["date"]: entry for entry in entries
-               if entry.get("type") in (REVEAL_TYPE, REVEAL_V2_TYPE)}
+               if entry.get("type") in REVEAL_TYPES}
     epoch = svc.secrets.epoch
     now = svc.now()
     start = parse_date(svc.secrets.first_date)

@@ -7,7 +7,7 @@ from hashlib import sha256
 from operator import itemgetter
 
 from .. import merkle
-from ..dice import SEQUENTIAL, DiceStream
+from ..dice import DiceStream
 from ..ledger import RECEIPT_TYPE, RECEIPT_V2_TYPE, REVEAL_V2_TYPE, epoch_dealing, unsigned
 from .checks import (
     NOT_CHECKED,
@@ -155,8 +155,8 @@ class _DayAuditor:
         self.ruleset = ruleset
         self.epoch = epoch
         self.verify_signature = verify_signature
-        dealing = SEQUENTIAL if epoch is None else epoch_dealing(epoch)
-        self.stream = SharedStream(DiceStream(reveal["seed"], reveal["date"], ruleset, dealing))
+        self.stream = SharedStream(DiceStream(reveal["seed"], reveal["date"], ruleset,
+                                              epoch_dealing(epoch)))
         self.rules = CachedRules(ruleset)
         self.fast = FastReplay(self.stream, self.rules)
         self.published_sheet_of = PublishedReplay(self.stream, self.rules).sheet

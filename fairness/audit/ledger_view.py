@@ -4,12 +4,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..chain import MAX_EPOCH_DAYS
-from ..dice import PER_TURN, SEQUENTIAL
+from ..dice import PER_TURN
 from ..ledger import (
     EPOCH_TYPE,
     EPOCH_TYPES,
     EPOCH_V2_TYPE,
     REVEAL_TYPE,
+    REVEAL_TYPES,
     REVEAL_V2_TYPE,
     epoch_dealing,
 )
@@ -31,7 +32,6 @@ ENTRY_FIELDS = {
 ENTRY_FIELDS[EPOCH_V2_TYPE] = {**ENTRY_FIELDS[EPOCH_TYPE], "dealing": str}
 # A v2 reveal: a v1 reveal plus, per sheet, the SHA-256 of its close checkpoint's body.
 ENTRY_FIELDS[REVEAL_V2_TYPE] = {**ENTRY_FIELDS[REVEAL_TYPE], "logs": dict}
-REVEAL_TYPES = (REVEAL_TYPE, REVEAL_V2_TYPE)
 
 
 @dataclass
@@ -61,9 +61,8 @@ class LedgerView:
 
     def dealing_of(self, number) -> str:
         """The dealing of epoch ``number``'s days: sequential unless it is a published v2
-        epoch (a check of its own fails a reveal whose epoch is not published)."""
-        epoch = self.epoch_of(number)
-        return SEQUENTIAL if epoch is None else epoch_dealing(epoch)
+        epoch."""
+        return epoch_dealing(self.epoch_of(number))
 
     def position(self, entry: Mapping) -> int:
         """The position of ``entry`` (the very object) in the ledger."""
