@@ -10,7 +10,7 @@ from flask import Flask
 from app import observability, services, tables, web
 from app.api import errors
 from app.config import settings_from_env
-from app.play import players
+from app.players import service as players
 from app.web.static_files import static_url_path
 
 
@@ -24,9 +24,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.init_app(app)
     players.init_app(app)
 
-    from app.api.logs import bp as logs_blueprint
-    from app.api.matches import bp as matches_blueprint
     from app.api.routes import bp as api_blueprint
+    from app.coach import pages as coach_pages  # noqa: F401  (joins the pages' blueprint)
+    from app.daylog.routes import bp as logs_blueprint
+    from app.matches import pages as match_pages  # noqa: F401  (likewise)
+    from app.matches.routes import bp as matches_blueprint
 
     app.register_blueprint(api_blueprint)
     app.register_blueprint(logs_blueprint)

@@ -8,17 +8,17 @@ from pathlib import Path
 from flask import Flask, current_app
 
 import strategy
+from app.coach.service import Coach, TableSource, table_source
 from app.config import DEFAULT_EPOCH_CHECK_SECONDS
-from app.ledger import keys
-from app.ledger.clock import system_clock
-from app.ledger.daylog import V2, LogService, load_witnesses
+from app.daily.service import GameService
+from app.daylog.service import V2, LogService, load_witnesses
+from app.daylog.store import LogStore
+from app.ledger import secrets as keys
 from app.ledger.service import LedgerService
-from app.play.coach import Coach, TableSource, table_source
-from app.play.games import GameService
-from app.play.matches import MatchService
-from app.storage.daylog import LogStore
-from app.storage.embedded import SOCKET_NAME
-from app.storage.matches import MatchStore
+from app.matches.service import MatchService
+from app.matches.store import MatchStore
+from app.platform.clock import system_clock
+from app.platform.embedded import SOCKET_NAME
 from app.storage.store import Store, connect
 from app.tables.events import TableChannel
 from app.tables.service import TableService

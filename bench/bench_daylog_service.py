@@ -27,10 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import redis.connection  # noqa: E402
 
 from app import create_app  # noqa: E402
-from app.ledger import keys  # noqa: E402
-from app.play.games import Roll, Score  # noqa: E402
+from app.daily.service import Roll, Score  # noqa: E402
+from app.ledger import secrets as keys  # noqa: E402
+from app.platform.embedded import EmbeddedRedis  # noqa: E402
 from app.services import EXTENSION  # noqa: E402
-from app.storage.embedded import EmbeddedRedis  # noqa: E402
 from fairness import get_ruleset  # noqa: E402
 from fairness.game import NO_HOLD  # noqa: E402
 

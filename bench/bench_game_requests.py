@@ -138,8 +138,8 @@ def run(args, workdir: Path) -> None:
     """Play the games on the app of checkout ``args.root`` and print the CPU per request kind."""
     sys.path[:0] = [str(args.root)]
     from app import create_app
-    from app.ledger import keys
-    from app.storage.embedded import EmbeddedRedis
+    from app.ledger import secrets as keys
+    from app.platform.embedded import EmbeddedRedis
     from fairness import DAILY_RULESETS
 
     data_dir = workdir / "var"

@@ -31,9 +31,9 @@ from bench_overhead import add_tree_options, baseline_python, prepare_trees, wai
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
-from app.ledger import keys  # noqa: E402
+from app.ledger import secrets as keys  # noqa: E402
 from app.ledger.days import earliest_today  # noqa: E402
-from app.storage.embedded import EmbeddedRedis  # noqa: E402
+from app.platform.embedded import EmbeddedRedis  # noqa: E402
 from app.storage.store import connect  # noqa: E402
 
 MAX_WORKERS = 4

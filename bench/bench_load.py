@@ -46,9 +46,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from redis_cluster import LocalRedisCluster  # noqa: E402
 
-from app.ledger import keys  # noqa: E402
+from app.ledger import secrets as keys  # noqa: E402
 from app.ledger.days import earliest_today  # noqa: E402
-from app.storage.embedded import EmbeddedRedis  # noqa: E402
+from app.platform.embedded import EmbeddedRedis  # noqa: E402
 
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 MAX_PLAYERS = 64

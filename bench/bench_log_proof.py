@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.ledger.log_tree import GrownTree, ProofNodes, new_subtrees  # noqa: E402
-from app.storage.daylog import LogStore  # noqa: E402
-from app.storage.embedded import EmbeddedRedis  # noqa: E402
+from app.daylog.log_tree import GrownTree, ProofNodes, new_subtrees  # noqa: E402
+from app.daylog.store import LogStore  # noqa: E402
+from app.platform.embedded import EmbeddedRedis  # noqa: E402
 from app.storage.store import connect  # noqa: E402
 from fairness import merkle  # noqa: E402
 

@@ -68,9 +68,9 @@ from http_load import (
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
-from app.ledger import keys  # noqa: E402
+from app.ledger import secrets as keys  # noqa: E402
 from app.ledger.days import earliest_today  # noqa: E402
-from app.storage.embedded import EmbeddedRedis  # noqa: E402
+from app.platform.embedded import EmbeddedRedis  # noqa: E402
 from fairness import DAILY_RULESETS  # noqa: E402
 from strategy import load_or_build  # noqa: E402
 

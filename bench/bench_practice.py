@@ -32,10 +32,10 @@ from http_load import Measures, next_move, play_game, quantile_ms, run_players
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
-from app.ledger import keys  # noqa: E402
+from app.ledger import secrets as keys  # noqa: E402
 from app.ledger.days import earliest_today  # noqa: E402
-from app.storage.embedded import EmbeddedRedis  # noqa: E402
-from app.storage.matches import log_key, match_key  # noqa: E402
+from app.matches.store import log_key, match_key  # noqa: E402
+from app.platform.embedded import EmbeddedRedis  # noqa: E402
 from app.storage.store import connect, game_key, transcript_key  # noqa: E402
 from fairness import DAILY_RULESETS  # noqa: E402
 from strategy import load_or_build  # noqa: E402

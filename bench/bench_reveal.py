@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
-from app.ledger import keys  # noqa: E402
+from app.ledger import secrets as keys  # noqa: E402
+from app.platform.embedded import EmbeddedRedis  # noqa: E402
 from app.services import EXTENSION  # noqa: E402
-from app.storage.embedded import EmbeddedRedis  # noqa: E402
 from bench.stored_day import store_day  # noqa: E402
 
 PLAY_DATE = "2026-11-27"

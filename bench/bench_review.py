@@ -41,9 +41,9 @@ sys.path.insert(0, str(ROOT / "tests" / "app"))
 
 from playkit import app_on, play_to_end, start  # noqa: E402
 
-from app.ledger import keys  # noqa: E402
-from app.play.coach import table_source  # noqa: E402
-from app.storage.embedded import EmbeddedRedis  # noqa: E402
+from app.coach.service import table_source  # noqa: E402
+from app.ledger import secrets as keys  # noqa: E402
+from app.platform.embedded import EmbeddedRedis  # noqa: E402
 from fairness import DAILY_RULESETS  # noqa: E402
 from strategy import load_or_build  # noqa: E402
 from strategy.bots import LEVELS, play_bot_game, seeded_game  # noqa: E402
@@ -62,7 +62,7 @@ ENGINE_TIMER = """
 import json, sys, time
 from strategy import Review, load_or_build, review
 try:
-    from app.play.coach import review_text
+    from app.coach.service import review_text
 except ImportError:
     review_text = Review.to_json_text
 games, tables = json.load(open(sys.argv[1])), sys.argv[2]

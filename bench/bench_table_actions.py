@@ -90,8 +90,8 @@ def run(tables: int, root: Path, workdir: Path) -> None:
     CPU per action and per start."""
     sys.path[:0] = [str(root)]
     from app import create_app
-    from app.ledger import keys
-    from app.storage.embedded import EmbeddedRedis
+    from app.ledger import secrets as keys
+    from app.platform.embedded import EmbeddedRedis
 
     data_dir = workdir / "var"
     keys.initialise(data_dir, dt.datetime.now(dt.UTC).date(), 30)

@@ -30,10 +30,10 @@ import pytest
 from hypothesis import settings
 from processes import NO_LOAD_SHEDDING, ServerProcess, free_port, short_temp_dir
 
-from app.ledger import keys
+from app.ledger import secrets as keys
 from app.ledger.reveal_runner import RevealRunner
+from app.platform.embedded import EmbeddedRedis
 from app.services import EXTENSION
-from app.storage.embedded import EmbeddedRedis
 from app.storage.store import connect
 from fairness import RULESETS
 from strategy import load_or_build

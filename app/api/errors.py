@@ -11,8 +11,8 @@ import redis
 from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
-from app.domain_errors import DomainError
-from app.ledger.clock import ClockFileError
+from app.platform.clock import ClockFileError
+from app.platform.errors import DomainError
 from fairness import errors as core
 
 API_PREFIX = "/api/"

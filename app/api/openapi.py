@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from flask import Flask
 
-from app.api.openapi_matches import MATCH_SCHEMAS, match_paths
+from app.matches.openapi import MATCH_SCHEMAS, match_paths
 from fairness.sheets import ANY_DAILY_RULESETS
 
 VERSION = "1.0.0"

@@ -15,14 +15,15 @@ from werkzeug.http import parse_accept_header
 from app.api.errors import ApiError
 from app.api.openapi import OPENAPI_PARTS, openapi_document
 from app.api.params import bounded_int, query_limit
-from app.ledger.clock import format_timestamp
+from app.daily.scouting import looks_like_scouting
+from app.daily.service import GameConflict, Played, Roll, Score, game_not_found, parse_hold
+from app.daily.share import share_text
+from app.daily.views import game_state, revealed_answer, rulesets_json, window_json
 from app.ledger.days import service_date
 from app.ledger.signing import verify_signature
-from app.play import history, players
-from app.play.games import GameConflict, Played, Roll, Score, game_not_found, parse_hold
-from app.play.scouting import looks_like_scouting
-from app.play.share import share_text
-from app.play.views import game_state, revealed_answer, rulesets_json, window_json
+from app.platform.clock import format_timestamp
+from app.players import history
+from app.players import service as players
 from app.services import services
 from fairness import audit
 from fairness.checkpoint import MAX_SIZE

@@ -25,12 +25,12 @@ from app.cli.strategy import strategy
 from app.cli.verify import verify
 from app.cli.witness import witness
 from app.config import data_dir_from_env
-from app.ledger import keys
-from app.ledger.clock import system_now
+from app.ledger import secrets as keys
 from app.ledger.days import day_window, earliest_today
 from app.ledger.service import RevealFailed
+from app.platform.clock import system_now
+from app.platform.embedded import EmbeddedRedis, RedisSupervisor
 from app.services import services
-from app.storage.embedded import EmbeddedRedis, RedisSupervisor
 from fairness import ChainError
 from fairness.chain import MAX_EPOCH_DAYS
 from fairness.sheets import ANY_DAILY_RULESETS, NEW_EPOCH_RULESETS

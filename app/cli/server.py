@@ -10,7 +10,7 @@ from gunicorn.arbiter import Arbiter
 from gunicorn.errors import HaltServer
 
 from app.observability.gunicorn_hooks import SERVER_SETTINGS
-from app.storage.embedded import RedisGaveUp, RedisSupervisor
+from app.platform.embedded import RedisGaveUp, RedisSupervisor
 
 # EX_UNAVAILABLE (sysexits.h): the service cannot work; systemd / Docker restart it.
 REDIS_GAVE_UP_EXIT = 69

@@ -1,5 +1,5 @@
 """``yacht-daily witness URL``: a third party's witness of a server's logs (docs/operations.md,
-"Running a witness"). The work is ``app.ledger.witness``; this is the command around it: the key
+"Running a witness"). The work is ``app.witness.service``; this is the command around it: the key
 and state files, the passes, what is printed and the exit status.
 
 Exit status with ``--once``: 0 every log is cosigned or up to date, 1 a checkpoint was refused
@@ -7,7 +7,7 @@ Exit status with ``--once``: 0 every log is cosigned or up to date, 1 a checkpoi
 server could not be asked or did not take a cosignature.
 
 A cosignature's time is the system's clock, or the test clock file's
-(``YACHT_DAILY_CLOCK_FILE``, ``app/ledger/clock.py``) like every yacht-daily command: a server on
+(``YACHT_DAILY_CLOCK_FILE``, ``app/platform/clock.py``) like every yacht-daily command: a server on
 a test clock takes only cosignatures timed near its own clock.
 """
 
@@ -18,9 +18,10 @@ from pathlib import Path
 
 import click
 
-from app.ledger import witness_key, witness_state
-from app.ledger.clock import system_now
-from app.ledger.witness import ERROR, REFUSED, Outcome, Server, ServerError, Witness
+from app.platform.clock import system_now
+from app.witness import key as witness_key
+from app.witness import state as witness_state
+from app.witness.service import ERROR, REFUSED, Outcome, Server, ServerError, Witness
 from fairness.errors import LedgerError
 
 MARKS = {"cosigned": "✓", "up to date": "=", "no checkpoint": "-", REFUSED: "✗", ERROR: "!"}

@@ -26,12 +26,12 @@ import logging
 import threading
 from dataclasses import dataclass, field
 
-from app.ledger.clock import format_timestamp
-from app.ledger.daylog import floor_minute
+from app.daylog.service import floor_minute
 from app.ledger.days import day_window
 from app.ledger.service import LedgerMismatch, RevealFailed
 from app.observability.metrics import REVEAL_FAILURES, REVEALS
-from app.storage.leased_loop import STORAGE_ERRORS, PassThread, leased
+from app.platform.clock import format_timestamp
+from app.platform.leased_loop import STORAGE_ERRORS, PassThread, leased
 from app.storage.store import REVEAL_LEASE
 
 LOG_LEASE = "{ledger}:log-lease"

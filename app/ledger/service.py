@@ -9,11 +9,11 @@ import datetime as dt
 import threading
 from collections.abc import Callable
 
-from app.ledger.clock import format_timestamp
-from app.ledger.daylog import V2, LogService
+from app.daylog.service import V2, LogService
 from app.ledger.days import latest_due_date
-from app.ledger.keys import EpochKeys, Secrets
 from app.ledger.receipt_tree import TreeBuilder, TreeIndex, inclusion_proof
+from app.ledger.secrets import EpochKeys, Secrets
+from app.platform.clock import format_timestamp
 from app.storage.store import GameRecord, Store
 from fairness import Game
 from fairness import ledger as formats

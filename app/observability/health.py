@@ -19,8 +19,8 @@ from flask import Blueprint, current_app, jsonify
 from redis.exceptions import RedisClusterException
 
 from app.ledger.service import LedgerMismatch
+from app.platform.embedded import socket_url
 from app.services import redis_url, services
-from app.storage.embedded import socket_url
 from fairness import ChainError
 
 READY_RETRY_AFTER = "5"

@@ -2,7 +2,7 @@
 
 Every key carries a hash tag and no command or script spans two tags, so the same code runs on
 Redis Cluster: ``{g:<id>}`` (a game's record, transcript and action counts), ``{d:<date>}`` (a
-date's game index, leaderboards, its format and day's logs — ``app/storage/daylog.py`` — and,
+date's game index, leaderboards, its format and day's logs — ``app/daylog/store.py`` — and,
 once revealed, receipt trees in chunks), ``{ledger}`` (the ledger, each epoch's first game
 time, the reveal and log leases and the last reveal failure), ``{p:<pseudonym>}`` (a player's
 history) and ``{x:<code>}`` (a transfer code). No reply or argument list grows with a day's
@@ -23,7 +23,7 @@ from redis.commands.core import Script
 from redis.connection import Encoder
 from redis.retry import Retry
 
-from app.storage.cas import APPLIED, LIMITED, MISSING, SEALED, compare_and_set
+from app.platform.cas import APPLIED, LIMITED, MISSING, SEALED, compare_and_set
 from fairness import canonical_json
 from fairness.sheets import ANY_DAILY_RULESETS
 
@@ -79,7 +79,7 @@ end
 return {created, redis.call('HGETALL', KEYS[1]), TRANSCRIPT}
 """.replace("TRANSCRIPT", _TRANSCRIPT_TEXT)
 
-# The action's compare-and-set (replies: app/storage/cas.py). ARGV: 1 the expected version,
+# The action's compare-and-set (replies: app/platform/cas.py). ARGV: 1 the expected version,
 # 2 the entry, 3 the receipt or '', then 4 the game's state after the entry, 5 the
 # state the action was computed from when a client's token claimed it ('' when the worker's own
 # copy did, read from Redis), 6 '1' to have the game back on success (a worker that acted on a
@@ -314,7 +314,7 @@ class GameRecord:
     transcript: tuple[Mapping, ...]
     receipt: Mapping | None
     created_at: str = ""
-    state: str = ""  # the compact state after the transcript (app.play.games), "" if not stored
+    state: str = ""  # the compact state after the transcript (app.daily.service), "" if not stored
 
 
     @property

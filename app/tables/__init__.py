@@ -4,7 +4,7 @@ The feature whole, in layers each importing only those below it: its refusals (`
 its Redis store of lobbies and codes (``store.py``), its events in a Redis stream served as
 Server-Sent Events (``events.py``, ``sse.py``) under caps on open streams (``stream_caps.py``),
 the server's turn clock and its move (``turn_clock.py``, ``clock_move.py``), the service on the
-match engine of ``app/play/matches.py`` (``service.py``); then its edge: the JSON API and its
+match engine of ``app/matches/service.py`` (``service.py``); then its edge: the JSON API and its
 OpenAPI part (``routes.py``, ``openapi.py``) and its pages (``pages.py``, ``templates/tables/``;
 their scripts are ``app/static/js/table*.js``). Nothing below the edge imports ``app.api``, and
 ``app.play`` imports nothing of the tables.

@@ -4,7 +4,7 @@ The service, its store and its streams raise these; the API's one handler for ``
 (``app/api/errors.py``) answers them, and the tables' pages turn a missing table into their 404.
 """
 
-from app.domain_errors import DomainError
+from app.platform.errors import DomainError
 
 
 class TableError(DomainError):

@@ -11,12 +11,12 @@ import re
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
-from app.api.matches import match_state, play_of
 from app.api.routes import action_number, json_body, language, site_url, text_field
+from app.daily.service import Roll, Score, parse_hold
+from app.matches.routes import match_state, play_of
+from app.matches.service import PLAYING, Match, validate_ruleset
 from app.observability.limits import client_address
-from app.play import players
-from app.play.games import Roll, Score, parse_hold
-from app.play.matches import PLAYING, Match, validate_ruleset
+from app.players import service as players
 from app.services import services
 from app.tables.errors import InvalidTable, NotAllowed, TableNotFound
 from app.tables.service import WAITING, TableService, checked_id, parse_clock, public_seats

@@ -4,7 +4,7 @@ A table is a lobby first (``store.py``): its creator picks the sheet, the seats
 (which are bots, at which level; which are played on the creator's own device, "pass and
 play"), and the turn clock (DEFAULT_CLOCK seconds for the three rolls together, or off).
 Friends join by the link or the short code with a name and their client seed; the creator
-starts. Starting makes the table's match on the engine (``app/play/matches.py``, kind
+starts. Starting makes the table's match on the engine (``app/matches/service.py``, kind
 ``table``) with every human's client seed fixed, so every seat's dice are sealed before the
 first roll; from then on the engine plays it (turn order, bots, the signed result).
 
@@ -22,9 +22,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 
-from app.ledger.clock import format_timestamp
-from app.play.games import Roll, Score
-from app.play.matches import (
+from app.daily.service import Roll, Score
+from app.matches.service import (
     BOT,
     HUMAN,
     PLAYING,
@@ -34,6 +33,7 @@ from app.play.matches import (
     MatchService,
     Seat,
 )
+from app.platform.clock import format_timestamp
 from app.tables.clock_move import NO_HOLD, best_box
 from app.tables.errors import (
     InvalidTable,

@@ -12,7 +12,7 @@ being timed.
 - ``{tc:<CODE>}``, the short code → the table id.
 
 A table lives ``TABLE_TTL_SECONDS`` past its last change, its events a day past the latest
-(``events.py``); the match keeps its own lifetime (app/storage/matches.py).
+(``events.py``); the match keeps its own lifetime (app/matches/store.py).
 """
 
 import json

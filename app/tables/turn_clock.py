@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.storage.leased_loop import PassThread
+from app.platform.leased_loop import PassThread
 
 DEADLINES = "{clock}:deadlines"
 LEASE_SECONDS = 10.0

@@ -8,12 +8,8 @@ static files under content-hashed addresses with compressed responses (``static_
 from flask import Flask
 
 from app.api.errors import PAGE_ERRORS
-from app.play.figures import loss_text
-from app.web import (
-    coach_pages,  # noqa: F401  (its routes join the pages' blueprint)
-    practice_pages,  # noqa: F401  (likewise)
-    rules_pages,  # noqa: F401  (likewise)
-)
+from app.boards.figures import loss_text
+from app.web import rules_pages  # noqa: F401  (its routes join the pages' blueprint)
 from app.web.error_pages import error_page
 from app.web.headers import add_security_headers
 from app.web.locale import init_locale

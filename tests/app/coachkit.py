@@ -8,8 +8,8 @@ from pathlib import Path
 
 from playkit import call, start
 
-from app.ledger import keys
-from app.play.coach import table_source
+from app.coach.service import table_source
+from app.ledger import secrets as keys
 from app.services import EXTENSION
 from fairness import DiceStream, Game
 from strategy import Choice, Position, evaluate, hold_for, perfect_choice

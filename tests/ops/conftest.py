@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from processes import NO_LOAD_SHEDDING, ServerProcess, free_port, short_temp_dir
 
-from app.ledger.clock import format_timestamp
-from app.storage.embedded import EmbeddedRedis
+from app.platform.clock import format_timestamp
+from app.platform.embedded import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"

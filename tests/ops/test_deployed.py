@@ -15,9 +15,9 @@ from players import RetryingPlayer
 from test_faults import get
 from test_observability import metric_value
 
-from app.ledger.clock import format_timestamp
 from app.ledger.days import day_window
 from app.ledger.signing import verify_signature
+from app.platform.clock import format_timestamp
 from fairness import audit
 from fairness.ledger import REVEAL_TYPE
 

@@ -10,10 +10,10 @@ from click.testing import CliRunner
 from playkit import app_on
 
 from app.cli.main import main
-from app.ledger.clock import format_timestamp
 from app.ledger.reveal_runner import RevealRunner
 from app.ledger.service import LedgerMismatch
 from app.ledger.signing import verify_object, verify_signature
+from app.platform.clock import format_timestamp
 from app.services import EXTENSION
 from fairness import audit
 from fairness.ledger import REVEAL_TYPE, is_epoch_entry

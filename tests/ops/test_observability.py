@@ -10,7 +10,7 @@ import pytest
 from flask import url_for
 from playkit import app_on
 
-from app.ledger import keys
+from app.ledger import secrets as keys
 from app.observability.logs import JsonFormatter
 from fairness import DAILY_RULESETS
 

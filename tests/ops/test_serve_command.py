@@ -18,7 +18,7 @@ from processes import START_TIMEOUT, free_port
 from serving import SERVE, ServeProcess
 from test_faults import get, post
 
-from app.ledger import keys
+from app.ledger import secrets as keys
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.executable).parent.parent

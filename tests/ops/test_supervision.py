@@ -21,7 +21,7 @@ from test_faults import (
 
 from app import create_app
 from app.cli.server import REDIS_GAVE_UP_EXIT
-from app.storage.embedded import MAX_RESTARTS, socket_url
+from app.platform.embedded import MAX_RESTARTS, socket_url
 
 NOT_A_COMMAND = b"this line is not a Redis command\r\n"
 WARM_ACTIONS = 30

@@ -17,7 +17,7 @@ from logserver import LogServer, forged_same_size
 from witnessing import WitnessRun
 
 from app.cli.main import main
-from app.ledger.keys import SIGNING_KEY_FILE
+from app.ledger.secrets import SIGNING_KEY_FILE
 from fairness.checkpoint import parse_checkpoint
 from fairness.note import parse_note
 from tests.app.playkit import PLAY_DATE, call, next_move, play_to_end, start

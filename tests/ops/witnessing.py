@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.ledger import witness_key
+from app.witness import key as witness_key
 
 WITNESS = [sys.executable, "-c", "from app.cli.main import main; main()", "witness"]
 

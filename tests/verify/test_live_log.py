@@ -9,7 +9,7 @@ import copy
 import pytest
 from cryptography.hazmat.primitives import serialization
 
-from app.ledger.keys import SIGNING_KEY_FILE
+from app.ledger.secrets import SIGNING_KEY_FILE
 from fairness import checkpoint as tlog
 from fairness import ledger, merkle
 from tests.app.logplay import cosign_all, day_games, finish_games, run_pass

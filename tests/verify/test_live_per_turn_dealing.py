@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from app.ledger import keys
+from app.ledger import secrets as keys
 from fairness.dice import PER_TURN, SEQUENTIAL
 from tests.app.playkit import call, start
 from tests.conftest import EPOCH_DAYS, EPOCH_START

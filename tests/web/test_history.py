@@ -6,7 +6,7 @@ tells when the epoch's first game was played."""
 import pytest
 from playwright.sync_api import expect
 
-from app.storage.embedded import SOCKET_NAME
+from app.platform.embedded import SOCKET_NAME
 from app.storage.store import connect, transfer_key
 
 from .conftest import DESKTOP, SCREENSHOTS, watch_errors

@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from app.web.histogram import histogram
+from app.boards.histogram import histogram
 
 from .conftest import DESKTOP, PHONE
 from .player import next_action, open_game, wait_for_action

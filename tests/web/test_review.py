@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import expect
 
-from app.play.figures import loss_text
+from app.boards.figures import loss_text
 
 from .coach_wait import TablesLoading
 from .conftest import SCREENSHOTS, watch_errors
@@ -76,7 +76,7 @@ def test_the_end_card_waits_for_tables_still_loading(new_context, web_server):
 
 def test_the_pages_round_a_loss_as_the_server_does(new_context, web_server):
     """The pages' scripts say a loss to the tenth exactly as the templates and the share text
-    do (app/play/figures.py), ties and values just under a hundredth's tie included: the end
+    do (app/boards/figures.py), ties and values just under a hundredth's tie included: the end
     card and the results page can never disagree."""
     page = new_context().new_page()
     page.goto("/")

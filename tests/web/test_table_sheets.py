@@ -10,7 +10,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from app.play.figures import loss_text
+from app.boards.figures import loss_text
 
 from .coach_wait import TablesLoading
 from .table_page import (

@@ -62,7 +62,7 @@ export function language() {
 
 /**
  * A game's skill figure (its review's `loss`) to the tenth, half up from its hundredths, as
- * every page and the skill board round it (app/play/figures.py): 123.45 and 123.449 both give
+ * every page and the skill board round it (app/boards/figures.py): 123.45 and 123.449 both give
  * "123.5".
  */
 export function lossText(loss) {

@@ -4,7 +4,7 @@ each time without being kept."""
 
 from playkit import API, PLAY_DATE, start
 
-from app.play.players import MAX_KEPT_HEADER
+from app.players.service import MAX_KEPT_HEADER
 
 COOKIE = "yd_player"
 

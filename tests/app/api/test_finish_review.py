@@ -11,8 +11,8 @@ from coachkit import coach_of, loaded_tables
 from playkit import PLAY_DATE, app_on, call, next_move, play_to_end, start
 
 import strategy
-from app.play.figures import centipoints
-from app.storage.daylog import closed_key
+from app.boards.figures import centipoints
+from app.daylog.store import closed_key
 from app.storage.store import REVIEW_SECONDS, SkillStore, review_key
 
 

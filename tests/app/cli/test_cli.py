@@ -6,7 +6,7 @@ import stat
 import pytest
 
 from app.cli.main import main
-from app.ledger import keys
+from app.ledger import secrets as keys
 
 
 @pytest.fixture

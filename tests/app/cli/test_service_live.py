@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playkit import PLAY_DATE, call
 
-from app.ledger import keys
+from app.ledger import secrets as keys
 from app.ledger.signing import verify_signature
 from fairness import audit
 

@@ -15,7 +15,7 @@ import pytest
 from playkit import app_on
 
 from app import create_app
-from app.ledger.clock import ClockFileError, file_time, system_clock
+from app.platform.clock import ClockFileError, file_time, system_clock
 from tests.conftest import write_clock_file
 
 MOMENT = "2026-03-10T12:00:00Z"

@@ -8,9 +8,9 @@ that one close."""
 import datetime as dt
 import threading
 
-from app.ledger.daylog import LogService
+from app.daylog.service import LogService
+from app.daylog.store import closed_key, log_key
 from app.services import EXTENSION
-from app.storage.daylog import closed_key, log_key
 from fairness.checkpoint import body_hash, parse_checkpoint
 from fairness.note import parse_note
 from tests.app.logplay import finish_games

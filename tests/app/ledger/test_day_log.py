@@ -7,9 +7,9 @@ import random
 
 from app import create_app
 from app.cli.main import main
+from app.daylog.store import log_key
 from app.ledger.signing import verify_signature
 from app.services import EXTENSION
-from app.storage.daylog import log_key
 from fairness import audit, merkle
 from fairness import checkpoint as tlog
 from fairness.audit import log_checks

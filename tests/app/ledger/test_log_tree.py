@@ -5,8 +5,8 @@ memory and from the real Redis."""
 
 import pytest
 
-from app.ledger.log_tree import GrownTree, ProofNodes, new_subtrees
-from app.storage.daylog import LogStore, subtrees_key
+from app.daylog.log_tree import GrownTree, ProofNodes, new_subtrees
+from app.daylog.store import LogStore, subtrees_key
 from fairness import merkle
 
 LEAVES = [merkle.leaf_hash(f"leaf {i}".encode()) for i in range(40)]

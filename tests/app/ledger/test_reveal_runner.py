@@ -11,9 +11,9 @@ import time
 import pytest
 from playkit import PLAY_DATE, app_on, call, play_to_end, redis_snapshot, start
 
-from app.ledger.clock import parse_timestamp
 from app.ledger.reveal_runner import LOG_LEASE, RevealRunner
 from app.ledger.service import RevealFailed
+from app.platform.clock import parse_timestamp
 from app.services import EXTENSION
 from app.storage.store import REVEAL_LEASE, connect, game_key
 

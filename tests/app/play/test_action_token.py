@@ -8,7 +8,7 @@ import random
 import pytest
 from playkit import PLAY_DATE, app_on, call, next_move, start
 
-from app.play.compact import game_from_state, state_text
+from app.daily.compact import game_from_state, state_text
 from app.services import EXTENSION
 from app.storage.store import game_key
 from fairness import Game, replay

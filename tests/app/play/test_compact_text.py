@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from app.play.compact import game_from_state, state_text
+from app.daily.compact import game_from_state, state_text
 from fairness import DiceStream, Game
 from fairness.canonical import canonical_json
 from fairness.sheets import ANY_DAILY_RULESETS

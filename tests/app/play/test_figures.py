@@ -4,7 +4,7 @@ up from those hundredths wherever a sentence says it."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.play.figures import centipoints, loss_text
+from app.boards.figures import centipoints, loss_text
 
 
 def test_a_loss_is_ranked_in_hundredths_half_up_and_never_below_zero():

@@ -8,7 +8,7 @@ import time
 import pytest
 from playkit import PLAY_DATE, app_on, call, play_to_end, redis_snapshot, start
 
-from app.play import history
+from app.players import history
 from app.services import EXTENSION
 from app.storage import store
 from app.storage.store import first_game_key, history_key, history_order_key, transfer_key

@@ -7,9 +7,9 @@ import pytest
 from matchkit import CLIENT_SEED, check_published, create, next_move, play_to_end
 from playkit import call, redis_snapshot, start
 
-from app.play.matches import IDLE_SECONDS, RETENTION_SECONDS
+from app.matches.service import IDLE_SECONDS, RETENTION_SECONDS
+from app.matches.store import log_key, match_key
 from app.services import EXTENSION
-from app.storage.matches import log_key, match_key
 from fairness import DAILY_RULESETS, RULESETS, ReplayMismatch, replay, seat_stream
 
 

@@ -9,7 +9,7 @@ import pytest
 from coachkit import coach_of, loaded_tables, play_with_policy
 from playkit import PLAY_DATE, app_on, call, play_to_end, start
 
-from app.play import coach as coach_module
+from app.coach import service as coach_module
 from strategy import Position, evaluate, perfect_choice
 from strategy.policy import Choice
 

@@ -1,4 +1,4 @@
-"""The review's text the coach keeps (``app.play.coach.review_text``, orjson) reads back as
+"""The review's text the coach keeps (``app.coach.service.review_text``, orjson) reads back as
 ``Review.to_json_text`` (pinned byte for byte in tests/strategy/test_review_stored.py) does:
 every field, every float to the bit, on every daily sheet."""
 
@@ -8,7 +8,7 @@ import json
 import orjson
 import pytest
 
-from app.play.coach import review_text
+from app.coach.service import review_text
 from fairness import DAILY_RULESETS
 from strategy import load_or_build
 from tests.strategy.test_review_stored import seeded_reviews

@@ -7,7 +7,7 @@ import pytest
 from coachkit import coach_of
 from playkit import PLAY_DATE, call, play_to_end, start
 
-from app.play.scouting import count_scouting, looks_like_scouting
+from app.daily.scouting import count_scouting, looks_like_scouting
 from app.services import EXTENSION
 
 AFTER_REVEAL = "2026-03-11T13:01:00Z"

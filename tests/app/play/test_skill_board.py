@@ -16,7 +16,7 @@ from coachkit import (
 )
 from playkit import PLAY_DATE, app_on, call, start
 
-from app.play.figures import centipoints, loss_text
+from app.boards.figures import centipoints, loss_text
 from app.storage.store import (
     SkillStore,
     game_key,

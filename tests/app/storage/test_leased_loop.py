@@ -9,7 +9,7 @@ import time
 import pytest
 import redis
 
-from app.storage.leased_loop import PassThread, leased
+from app.platform.leased_loop import PassThread, leased
 
 WAIT_LIMIT_SECONDS = 30.0
 
@@ -58,13 +58,13 @@ def test_a_failing_pass_never_ends_the_thread_and_failures_count_in_a_row():
 def test_by_default_a_failure_is_logged_and_the_next_pass_follows(caplog):
     run = Scripted([redis.ConnectionError("away"), ValueError("bug")])
     passes = PassThread(run, "test-loop", 0.001)
-    with caplog.at_level(logging.WARNING, logger="app.storage.leased_loop"):
+    with caplog.at_level(logging.WARNING, logger="app.platform.leased_loop"):
         passes.start()
         try:
             assert run.done.wait(WAIT_LIMIT_SECONDS)
         finally:
             passes.stop()
-    storage, bug = [r for r in caplog.records if r.name == "app.storage.leased_loop"]
+    storage, bug = [r for r in caplog.records if r.name == "app.platform.leased_loop"]
     assert (storage.levelname, storage.event, storage.exc_info) == ("WARNING", "test-loop-retry",
                                                                     None)
     assert (bug.levelname, bug.event, bug.exc_info[0]) == ("ERROR", "test-loop-retry", ValueError)

@@ -10,9 +10,9 @@ import pytest
 from matchkit import next_move
 from playkit import app_on, call
 
-from app.play.matches import _rebuild
+from app.matches.service import _rebuild
+from app.matches.store import MatchStore
 from app.services import EXTENSION
-from app.storage.matches import MatchStore
 from tests.app.tables.tablekit import create_table, join, start
 
 BOTS = [{"kind": "bot", "level": "easy"}]

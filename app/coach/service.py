@@ -16,7 +16,7 @@ day's skill board and, once a date is revealed, its references.
 - References: when a date is revealed, the reveal queues it; the background pass computes,
   once per date under a Redis lease, each sheet's perfect-policy game on the day's stream and
   its perfect-foresight maximum, and stores them under the day's hash tag.
-- The background pass (a ``PassThread``, app/storage/leased_loop.py) runs every POLL_SECONDS
+- The background pass (a ``PassThread``, app/platform/leased_loop.py) runs every POLL_SECONDS
   while work waits (queued, or a table still loading), else every IDLE_POLL_SECONDS; whatever
   this process queues wakes it at once, so the long pause only delays work queued by a process
   that died before its own pass.
@@ -35,11 +35,11 @@ from typing import TypeVar
 import orjson
 
 import strategy
-from app.ledger.keys import Secrets
+from app.boards.figures import centipoints
+from app.daily.scouting import count_scouting
+from app.ledger.secrets import Secrets
 from app.ledger.service import LedgerService
-from app.play.figures import centipoints
-from app.play.scouting import count_scouting
-from app.storage.leased_loop import PassThread, leased
+from app.platform.leased_loop import PassThread, leased
 from app.storage.store import GameRecord, SkillStore, Store, references_lease
 from fairness import DAILY_RULESETS, DiceStream, Game
 from fairness.sheets import DAILY_RULESETS_WITH_YATZY

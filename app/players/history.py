@@ -10,8 +10,8 @@ reads them and works out what the history page and ``GET /api/v1/me/history`` sh
 import datetime as dt
 from collections.abc import Iterable
 
+from app.daily.service import ABANDONED, FINISHED, PLAYING
 from app.ledger.days import day_window
-from app.play.games import ABANDONED, FINISHED, PLAYING
 from app.services import Services
 from app.storage.store import HISTORY_LIMIT
 from fairness import parse_date

@@ -25,7 +25,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from app.storage.cas import APPLIED, MISSING, compare_and_set
+from app.platform.cas import APPLIED, MISSING, compare_and_set
 from fairness import canonical_json
 
 MATCH_HISTORY_LIMIT = 200
@@ -46,7 +46,7 @@ return 1
 """
 
 # ARGV: version, ttl, #entries, entries..., then field/value pairs to set. Replies as every
-# compare-and-set's (app/storage/cas.py).
+# compare-and-set's (app/platform/cas.py).
 _ADVANCE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 if redis.call('HGET', KEYS[1], 'status') ~= 'playing' or

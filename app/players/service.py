@@ -27,7 +27,7 @@ from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
 from app.api.errors import ApiError
-from app.ledger.clock import format_timestamp
+from app.platform.clock import format_timestamp
 from app.storage.store import Store
 
 NAME_MAX_LENGTH = 24

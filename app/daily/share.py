@@ -11,9 +11,9 @@ finish): a friend can check it against the log their own browser is shown. It sa
 games had finished, nothing about the dice.
 """
 
-from app.play.figures import loss_text
-from app.play.games import Played
-from app.play.views import five_of_a_kind_count
+from app.boards.figures import loss_text
+from app.daily.service import Played
+from app.daily.views import five_of_a_kind_count
 from fairness import get_ruleset
 from fairness.gossip import gossip_line
 

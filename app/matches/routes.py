@@ -1,6 +1,6 @@
 """The JSON API of matches (docs/api.md, "Matches"): practice and games against the computer.
 
-Thin routes over ``app.play.matches.MatchService``: each parses and validates its input, calls
+Thin routes over ``app.matches.service.MatchService``: each parses and validates its input, calls
 the service once and shapes the answer (``match_state``).
 """
 
@@ -18,10 +18,9 @@ from app.api.routes import (
     tables_not_ready,
     text_field,
 )
-from app.ledger.clock import format_timestamp
-from app.play import players
-from app.play.games import Roll, Score, parse_hold
-from app.play.matches import (
+from app.daily.service import Roll, Score, parse_hold
+from app.daily.views import restriction_view
+from app.matches.service import (
     HUMAN,
     PLAYING,
     TABLE,
@@ -29,7 +28,8 @@ from app.play.matches import (
     MatchConflict,
     match_not_found,
 )
-from app.play.views import restriction_view
+from app.platform.clock import format_timestamp
+from app.players import service as players
 from app.services import services
 from fairness import Game, get_ruleset
 from strategy import TablesNotReady

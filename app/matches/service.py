@@ -39,9 +39,9 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 import strategy
 from app.api.errors import ApiError
-from app.ledger.clock import format_timestamp
-from app.ledger.keys import Secrets
-from app.storage.matches import Action, MatchMissing, MatchRecord, MatchStore
+from app.ledger.secrets import Secrets
+from app.matches.store import Action, MatchMissing, MatchRecord, MatchStore
+from app.platform.clock import format_timestamp
 from fairness import (
     RULESETS,
     Game,

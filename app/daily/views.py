@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 from flask import jsonify, request
 
-from app.ledger.clock import format_timestamp
+from app.daily.compact import state_text
+from app.daily.service import PLAYING, Played
 from app.ledger.days import DayWindow
-from app.play.compact import state_text
-from app.play.games import PLAYING, Played
+from app.platform.clock import format_timestamp
 from fairness import Ruleset, get_ruleset, rules
 from fairness.scoring import is_five_of_a_kind
 

@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.ledger.signing import verify_object, verify_signature
-from app.ledger.witness_key import WitnessKey
-from app.ledger.witness_state import Accepted, Refusal, WitnessState
+from app.witness.key import WitnessKey
+from app.witness.state import Accepted, Refusal, WitnessState
 from fairness import merkle
 from fairness.audit.ledger_view import LedgerView
 from fairness.audit.log_checks import epoch_key_for

@@ -19,12 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.api.errors import ApiError
-from app.ledger.clock import format_timestamp
-from app.ledger.daylog import LogService
+from app.daily.compact import game_from_state, state_text
+from app.daylog.service import LogService
 from app.ledger.days import DayWindow, day_window
-from app.ledger.keys import Secrets
+from app.ledger.secrets import Secrets
 from app.ledger.service import LedgerService
-from app.play.compact import game_from_state, state_text
+from app.platform.clock import format_timestamp
 from app.storage.store import ActionLimited, GameMissing, GameRecord, GameSealed, Store
 from fairness import (
     ChainError,

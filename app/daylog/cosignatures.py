@@ -13,8 +13,8 @@ cosignatures"): plausibly timed, and never older than the one it replaces.
 import datetime as dt
 
 from app.api.errors import ApiError
-from app.ledger.clock import parse_timestamp
-from app.storage.daylog import LogStore
+from app.daylog.store import LogStore
+from app.platform.clock import parse_timestamp
 from fairness.checkpoint import read_cosignature
 from fairness.note import NoteSignature, parse_note
 

@@ -32,13 +32,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from app.api.errors import ApiError
-from app.ledger import cosignatures
-from app.ledger.clock import format_timestamp
+from app.daylog import cosignatures
+from app.daylog.log_tree import GrownTree, ProofNodes, new_subtrees
+from app.daylog.store import Appended, LogStore, StoredCheckpoint
 from app.ledger.days import day_window
-from app.ledger.keys import Secrets
-from app.ledger.log_tree import GrownTree, ProofNodes, new_subtrees
+from app.ledger.secrets import Secrets
 from app.ledger.signing import verify_signature
-from app.storage.daylog import Appended, LogStore, StoredCheckpoint
+from app.platform.clock import format_timestamp
 from app.storage.store import GameRecord, Store, day_order_key
 from fairness import Game, canonical_json, get_ruleset, merkle
 from fairness import ledger as formats
@@ -486,7 +486,7 @@ class LogService:
     def add_cosignature(self, date: str, ruleset: str, body, signature) -> None:
         """Keep a witness's cosignature of a checkpoint this log cut (see the module
         docstring), plausibly timed and not older than the one it replaces
-        (``app.ledger.cosignatures``); a 4xx ApiError when it is not one, nothing kept."""
+        (``app.daylog.cosignatures``); a 4xx ApiError when it is not one, nothing kept."""
         self.require_log(date, ruleset)
         if not isinstance(body, str) or not isinstance(signature, str):
             raise ApiError(400, "bad-cosignature", "Post {\"body\": <checkpoint body>, "

@@ -2,7 +2,7 @@
 
 Each worker runs a few loops beside its requests (the reveal runner, ``app/ledger/
 reveal_runner.py``; the turn clock, ``app/tables/turn_clock.py``; the coach's pass,
-``app/play/coach.py``), each the same shape: a ``PassThread`` runs a pass, waits, and runs the
+``app/coach/service.py``), each the same shape: a ``PassThread`` runs a pass, waits, and runs the
 next until ``stop``; the wait is ``poll_seconds`` unless the loop's ``wait_after`` says how long
 its work lets it sleep (the clock until its next deadline, the coach longer while nothing is
 queued), and ``wake`` ends it early (this process has just queued work for the loop). A pass

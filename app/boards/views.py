@@ -5,9 +5,9 @@ import datetime as dt
 from flask import current_app
 from flask_babel import gettext as _
 
-from app.ledger.clock import format_timestamp
 from app.ledger.days import CLOSED, OPEN, REVEALED, UPCOMING, day_window
-from app.play import players
+from app.platform.clock import format_timestamp
+from app.players import service as players
 from app.services import services
 from fairness import parse_date
 from fairness.ledger import REVEAL_TYPES, is_epoch_entry

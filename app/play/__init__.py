@@ -1,1 +1,0 @@
-"""Playing: games, players and their record, share text, answers' views, the coach."""
