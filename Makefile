@@ -25,12 +25,14 @@ serve: $(RUNTIME_STAMP)
 	$(VENV)/bin/yacht-daily serve --bind $(HOST):$(PORT)
 
 # The suite runs in one process per core (pytest-xdist), a test file's tests in one process: each
-# process has its own Redis and live servers; the strategy tables are built once for the run.
+# process has its own Redis and live servers; the strategy tables are built once, into build/,
+# for both passes (their files carry checksums: a stale one is rebuilt).
+test: export YACHT_DAILY_TEST_STRATEGY_DIR ?= $(CURDIR)/build/test-strategy-tables
 test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -n auto --dist loadfile
-	# The API suite again, on a real 3-master Redis Cluster (tests/redis_cluster.py).
-	$(PY) tests/redis_cluster.py $(PY) -m pytest tests/app -q
+	# The API suite again, on real 3-master Redis Clusters, one per test process.
+	$(PY) tests/redis_cluster.py --clusters 2 $(PY) -m pytest -n 2 --dist loadfile tests/app -q
 
 # After changing a page's text: refresh the French catalog, translate its new entries, run again.
 translations: $(RUNTIME_STAMP)

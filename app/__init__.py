@@ -5,6 +5,8 @@
 the blueprints. Extensions add themselves with their own ``init_app(app)`` here.
 """
 
+from importlib import import_module
+
 from flask import Flask
 
 from app import observability, services, tables, web
@@ -12,6 +14,8 @@ from app.api import errors
 from app.config import settings_from_env
 from app.players import service as players
 from app.web.static_files import static_url_path
+
+API_FEATURES = ("daily", "players", "boards", "coach", "ledger")  # their routes join ``api``
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -24,16 +28,33 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.init_app(app)
     players.init_app(app)
 
-    from app.api.routes import bp as api_blueprint
+    _add_api(app)
     from app.coach import pages as coach_pages  # noqa: F401  (joins the pages' blueprint)
     from app.daylog.routes import bp as logs_blueprint
     from app.matches import pages as match_pages  # noqa: F401  (likewise)
     from app.matches.routes import bp as matches_blueprint
 
-    app.register_blueprint(api_blueprint)
     app.register_blueprint(logs_blueprint)
     app.register_blueprint(matches_blueprint)
     tables.init_app(app)
     web.init_app(app)
     observability.init_app(app)
     return app
+
+
+def _add_api(app: Flask) -> None:
+    """Register the API's shared blueprint once every feature has added its routes to it (their
+    modules imported in ``API_FEATURES``' order, the order of its URL rules, ``/openapi.json``
+    last), and join the features' parts of the OpenAPI document."""
+    from app.api.blueprint import bp
+    from app.api.openapi import add_part
+    from app.matches.openapi import MATCH_SCHEMAS, match_paths
+
+    for feature in API_FEATURES:
+        import_module(f"app.{feature}.routes")
+    import_module("app.api.routes")
+    app.register_blueprint(bp)
+    for feature in (*API_FEATURES, "daylog"):
+        part = import_module(f"app.{feature}.openapi")
+        add_part(app, part.paths, part.SCHEMAS)
+    add_part(app, match_paths, MATCH_SCHEMAS)

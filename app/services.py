@@ -8,18 +8,22 @@ from pathlib import Path
 from flask import Flask, current_app
 
 import strategy
+from app.boards.store import BoardStore, SkillStore
 from app.coach.service import Coach, TableSource, table_source
 from app.config import DEFAULT_EPOCH_CHECK_SECONDS
 from app.daily.service import GameService
+from app.daily.store import GameStore
 from app.daylog.service import V2, LogService, load_witnesses
 from app.daylog.store import LogStore
 from app.ledger import secrets as keys
 from app.ledger.service import LedgerService
+from app.ledger.store import LedgerStore
 from app.matches.service import MatchService
 from app.matches.store import MatchStore
 from app.platform.clock import system_clock
 from app.platform.embedded import SOCKET_NAME
-from app.storage.store import Store, connect
+from app.platform.redis import connect
+from app.players.store import PlayerStore
 from app.tables.events import TableChannel
 from app.tables.service import TableService
 from app.tables.store import TableStore
@@ -31,9 +35,13 @@ EXTENSION = "yacht_daily"
 
 @dataclass
 class Services:
-    """The store, the secrets, the ledger, the day's logs and the games of one app."""
+    """The stores, the secrets, the ledger, the day's logs and the games of one app."""
 
-    store: Store
+    game_store: GameStore
+    board_store: BoardStore
+    skill_store: SkillStore
+    player_store: PlayerStore
+    ledger_store: LedgerStore
     secrets: keys.Secrets
     ledger: LedgerService
     logs: LogService
@@ -78,15 +86,18 @@ def init_app(app: Flask) -> None:
     app.secret_key = secrets.derived_key("session-cookie")
     clock = app.config.get("CLOCK") or system_clock()
     grace = int(app.config["REVEAL_GRACE"])
-    store = Store(connect(redis_url(app.config)))
-    logs = LogService(store, LogStore(store.client), secrets, clock, grace,
+    client = connect(redis_url(app.config))
+    board_store, skill_store = BoardStore(client), SkillStore(client)
+    player_store, ledger_store = PlayerStore(client), LedgerStore(client)
+    game_store = GameStore(client, board_store, player_store)
+    logs = LogService(game_store, ledger_store, LogStore(client), secrets, clock, grace,
                       str(app.config.get("DAY_FORMAT") or V2),
                       lambda: load_witnesses(app.config.get("WITNESSES"), data_dir))
-    ledger = LedgerService(store, secrets, clock, grace, logs)
-    games = GameService(store, secrets, ledger, logs, clock, grace)
-    coach = Coach(store, secrets, ledger,
+    ledger = LedgerService(ledger_store, game_store, board_store, secrets, clock, grace, logs)
+    games = GameService(game_store, secrets, ledger, logs, clock, grace)
+    coach = Coach(game_store, skill_store, secrets, ledger,
                   table_source(app.config.get("STRATEGY_DIR") or data_dir / "strategy"))
-    matches = MatchService(MatchStore(store.client), secrets,
+    matches = MatchService(MatchStore(client), secrets,
                            match_tables(coach.tables, app.config.get("STRATEGY_DIR")
                                         or data_dir / "strategy"), clock)
     ledger.reveal_listeners.append(coach.date_revealed)
@@ -95,7 +106,11 @@ def init_app(app: Flask) -> None:
     if app.config.get("STRATEGY_BACKGROUND", not app.testing):
         coach.start()
     app.extensions[EXTENSION] = Services(
-        store=store,
+        game_store=game_store,
+        board_store=board_store,
+        skill_store=skill_store,
+        player_store=player_store,
+        ledger_store=ledger_store,
         secrets=secrets,
         ledger=ledger,
         logs=logs,
@@ -105,8 +120,8 @@ def init_app(app: Flask) -> None:
         epochs_seen=keys.epochs_signature(data_dir),
         prepare_every=float(app.config["EPOCH_CHECK_SECONDS"]),
         matches=matches,
-        tables=TableService(TableStore(store.client), matches, TableChannel(store.client),
-                            TurnClock(store.client, app.config.get("TURN_CLOCK") or time.time),
+        tables=TableService(TableStore(client), matches, TableChannel(client),
+                            TurnClock(client, app.config.get("TURN_CLOCK") or time.time),
                             secrets.pseudonym, clock),
     )
 
@@ -129,3 +144,4 @@ def match_tables(daily: TableSource, directory: Path):
 def services() -> Services:
     """The current app's services."""
     return current_app.extensions[EXTENSION]
+

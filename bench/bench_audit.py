@@ -77,7 +77,7 @@ from fairness.dice import block_message  # noqa: E402
 from fairness.sheets import DAILY_RULESETS, get_ruleset  # noqa: E402
 
 DICE_PER_BLOCK_FLOOR = 252  # bytes below 252 are kept
-DAY_PAGE = 1000  # games a page, the API's most (app/api/routes.py)
+DAY_PAGE = 1000  # games a page, the API's most (app/ledger/routes.py)
 
 
 def load_standalone(path: Path = ROOT / "app" / "static" / "verify.py",

@@ -119,7 +119,7 @@ def main(argv=None) -> int:
                 player = f"bench-{fmt}-{number}"
                 pending[fmt].append((player, *one_box_left(services[fmt], player, date, rng)))
         trips = RoundTrips()
-        client = services["2"].store.client
+        client = services["2"].game_store.client
         totals = {key: [0, 0.0, 0.0] for key in ("1", "2", "cut", "close")}
         cuts = 0
 

@@ -34,7 +34,7 @@ sys.path[:0] = [str(ROOT)]
 from app.ledger import secrets as keys  # noqa: E402
 from app.ledger.days import earliest_today  # noqa: E402
 from app.platform.embedded import EmbeddedRedis  # noqa: E402
-from app.storage.store import connect  # noqa: E402
+from app.platform.redis import connect  # noqa: E402
 
 MAX_WORKERS = 4
 MAX_SECONDS = 120.0

@@ -132,7 +132,7 @@ def gunicorn_cpu_split(master: int) -> tuple[float, float]:
 
 def redis_cpu_seconds(redis_url: str) -> float:
     """CPU time of the Redis server(s) behind ``redis_url`` (every node of a cluster)."""
-    from app.storage.store import connect
+    from app.platform.redis import connect
 
     client = connect(redis_url)
     info = client.info("server")

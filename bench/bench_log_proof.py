@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.daylog.log_tree import GrownTree, ProofNodes, new_subtrees  # noqa: E402
 from app.daylog.store import LogStore  # noqa: E402
 from app.platform.embedded import EmbeddedRedis  # noqa: E402
-from app.storage.store import connect  # noqa: E402
+from app.platform.redis import connect  # noqa: E402
 from fairness import merkle  # noqa: E402
+from fairness.log_tree import GrownTree, ProofNodes, new_subtrees  # noqa: E402
 
 DATE, SHEET = "2026-12-01", "yacht"
 CUT = 1000

@@ -159,7 +159,7 @@ def post_until(kind: str, port: int, number: int, measures: Measures, deadline: 
 def redis_commands(redis_url: str) -> int:
     """How many commands the Redis server has run: those its clients sent, and those their
     scripts called (the floor's one EVALSHA counts 3: itself, LLEN and RPUSH)."""
-    from app.storage.store import connect
+    from app.platform.redis import connect
 
     return connect(redis_url).info("stats")["total_commands_processed"]
 

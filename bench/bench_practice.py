@@ -36,7 +36,8 @@ from app.ledger import secrets as keys  # noqa: E402
 from app.ledger.days import earliest_today  # noqa: E402
 from app.matches.store import log_key, match_key  # noqa: E402
 from app.platform.embedded import EmbeddedRedis  # noqa: E402
-from app.storage.store import connect, game_key, transcript_key  # noqa: E402
+from app.platform.keys import game_key, transcript_key  # noqa: E402
+from app.platform.redis import connect  # noqa: E402
 from fairness import DAILY_RULESETS  # noqa: E402
 from strategy import load_or_build  # noqa: E402
 

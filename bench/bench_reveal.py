@@ -110,7 +110,7 @@ def measure(finished: int) -> dict:
             app = create_app({"REDIS_URL": redis_server.url, "DATA_DIR": str(data_dir)})
             services = app.extensions[EXTENSION]
             services.prepare()
-            client = services.store.client
+            client = services.game_store.client
             client.config_set("appendfsync", "no")
             write_started = time.perf_counter()
             games = store_day(services, PLAY_DATE, RULESET, finished, abandoned)

@@ -55,7 +55,7 @@ sys.path[:0] = [str(ROOT)]
 
 from app.ledger import secrets as keys  # noqa: E402
 from app.platform.embedded import EmbeddedRedis  # noqa: E402
-from app.storage.store import connect  # noqa: E402
+from app.platform.redis import connect  # noqa: E402
 from fairness.sheets import DAILY_RULESETS_WITH_YATZY  # noqa: E402
 from strategy import load_or_build  # noqa: E402
 

@@ -11,7 +11,8 @@ puts the finished games on the leaderboard from the games themselves.
 import random
 from dataclasses import dataclass
 
-from app.storage.store import LazyClusterClient, day_games_key, game_key, transcript_key
+from app.platform.keys import day_games_key, game_key, transcript_key
+from app.platform.redis import LazyClusterClient
 from bench.dayfixture import play_game
 from fairness import canonical_json
 from fairness import ledger as formats
@@ -60,10 +61,10 @@ def store_day(services, date: str, ruleset: str, finished: int, abandoned: int,
         written.append(game)
         batch.append((game, texts))
         if len(batch) == WRITE_BATCH:
-            _write(services.store.client, date, ruleset, batch)
+            _write(services.game_store.client, date, ruleset, batch)
             batch = []
     if batch:
-        _write(services.store.client, date, ruleset, batch)
+        _write(services.game_store.client, date, ruleset, batch)
     return written
 
 

@@ -4,6 +4,7 @@ Pure and standard-library only: no I/O, so that anyone can audit it and every ve
 shares it.
 """
 
+from .actions import Action, Roll, Score, parse_hold
 from .canonical import canonical_json, digest, sha256_hex
 from .chain import Epoch, new_epoch, previous_seed, seed_for_day, verify_seed, verify_successor
 from .dates import format_date, parse_date
@@ -44,6 +45,10 @@ from .rules import Placement, Totals, extra_bonus, placement, score, totals
 from .sheets import DAILY_RULESETS, PLAYABLE_RULESETS, RULESETS, Category, Ruleset, get_ruleset
 
 __all__ = [
+    "Action",
+    "Roll",
+    "Score",
+    "parse_hold",
     "DAILY_RULESETS",
     "MATCH_TYPE",
     "PLAYABLE_RULESETS",

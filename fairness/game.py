@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from . import rules
+from .actions import NO_HOLD, parse_hold
 from .canonical import canonical_json
 from .dates import format_date
 from .dice import ROLLS_PER_TURN, DiceStream
@@ -18,7 +19,6 @@ from .errors import (
     FairnessError,
     GameOver,
     HoldOnFirstRoll,
-    InvalidHold,
     JokerForbids,
     NoRollsLeft,
     NotRolled,
@@ -27,8 +27,6 @@ from .errors import (
 from .sheets import get_ruleset
 
 __all__ = ["NO_HOLD", "ROLLS_PER_TURN", "Game", "replay"]
-
-NO_HOLD = (False,) * 5
 
 
 @dataclass(frozen=True)
@@ -145,7 +143,7 @@ class Game:
         """Apply a roll whose fresh dice are ``drawn``."""
         if self.finished:
             raise GameOver("the game is over: every box is filled")
-        hold = _validate_hold(hold)
+        hold = parse_hold(hold)
         if self.rolls_in_turn >= ROLLS_PER_TURN:
             raise NoRollsLeft(f"no rolls left: a turn has {ROLLS_PER_TURN} rolls, choose a box")
         if self.dice is None and any(hold):
@@ -211,17 +209,6 @@ def _apply(game: Game, entry: Mapping, stream: DiceStream | None) -> Game:
 def _recorded_dice(entry: Mapping) -> tuple[int, ...]:
     """The dice a stored roll entry records."""
     return rules.validate_dice(entry.get("dice"))
-
-
-def _validate_hold(hold) -> tuple[bool, ...]:
-    """Return ``hold`` as five booleans (None means hold nothing), or raise InvalidHold."""
-    if hold is None:
-        return NO_HOLD
-    if not isinstance(hold, list | tuple) or len(hold) != 5:
-        raise InvalidHold(f"hold must be a list of five booleans, got {hold!r}")
-    if any(type(flag) is not bool for flag in hold):
-        raise InvalidHold(f"hold must contain only true/false values, got {list(hold)!r}")
-    return tuple(hold)
 
 
 def _same_entry(expected: Mapping, recorded) -> bool:

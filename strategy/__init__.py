@@ -18,7 +18,7 @@ from .hints import Hint, hint
 from .odds import odds_table, target_odds
 from .policy import Choice, hold_for, perfect_choice, play_game, ranked_choices
 from .position import Position
-from .review import Decision, Review, Roll, Turn, review
+from .review import Decision, Review, RollLuck, Turn, review
 from .sheetrules import JOKER_MODES, SheetRules, sheet_rules
 from .solver import solve
 from .tables import (
@@ -44,7 +44,7 @@ __all__ = [
     "InvalidTranscript",
     "Position",
     "Review",
-    "Roll",
+    "RollLuck",
     "SheetRules",
     "StrategyError",
     "Table",

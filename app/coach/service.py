@@ -36,11 +36,13 @@ import orjson
 
 import strategy
 from app.boards.figures import centipoints
+from app.boards.store import SkillStore
 from app.daily.scouting import count_scouting
+from app.daily.store import GameRecord, GameStore
 from app.ledger.secrets import Secrets
 from app.ledger.service import LedgerService
+from app.platform.keys import references_lease
 from app.platform.leased_loop import PassThread, leased
-from app.storage.store import GameRecord, SkillStore, Store, references_lease
 from fairness import DAILY_RULESETS, DiceStream, Game
 from fairness.sheets import DAILY_RULESETS_WITH_YATZY
 from strategy import TablesNotReady
@@ -206,13 +208,14 @@ def review_text(review: strategy.Review) -> str:
 class Coach:
     """Reviews, the skill boards and the day references of one app."""
 
-    def __init__(self, store: Store, secrets: Secrets, ledger: LedgerService,
-                 tables: TableSource, poll_seconds: float = POLL_SECONDS,
+    def __init__(self, store: GameStore, skill: SkillStore, secrets: Secrets,
+                 ledger: LedgerService, tables: TableSource, poll_seconds: float = POLL_SECONDS,
                  idle_seconds: float = IDLE_POLL_SECONDS):
-        """Bind to the app's store, secrets and ledger, and to the process's tables; the pass
-        comes every ``poll_seconds`` while work waits, every ``idle_seconds`` otherwise."""
+        """Bind to the app's games, skill boards, secrets and ledger, and to the process's
+        tables; the pass comes every ``poll_seconds`` while work waits, every ``idle_seconds``
+        otherwise."""
         self.store = store
-        self.skill = SkillStore(store.client)
+        self.skill = skill
         self.secrets = secrets
         self.ledger = ledger
         self.tables = tables
@@ -341,7 +344,7 @@ class Coach:
             if not all(self.tables.ready(ruleset) for ruleset in self.secrets.rulesets_for(date)):
                 waiting = True  # a later epoch's sheet (Yatzy) still loading: the date stays
                 continue
-            with leased(self.store.client, references_lease(date),
+            with leased(self.skill.client, references_lease(date),
                         REFERENCES_LEASE_SECONDS) as held:
                 if not held:
                     waiting = True
@@ -357,7 +360,7 @@ class Coach:
     def catch_up(self) -> None:
         """Queue the latest revealed date if its references are missing (a reveal made
         before this version ran, or one whose queueing was lost)."""
-        last = self.store.last_revealed()
+        last = self.ledger.last_revealed()
         if last is not None and self.skill.references(last, DAILY_RULESETS[0]) is None:
             self.skill.queue_references(last)
 

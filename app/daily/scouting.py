@@ -12,7 +12,7 @@ player may just have left.
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from app.storage.store import Store
+from app.daily.store import GameStore
 from fairness.dice import ROLLS_PER_TURN
 
 MIN_ROLLS = 3
@@ -37,13 +37,13 @@ def looks_like_scouting(transcript: Sequence[Mapping], finished: bool) -> bool:
     return rolls >= MIN_ROLLS
 
 
-def count_scouting(store: Store, date: str, ruleset: str) -> int:
+def count_scouting(store: GameStore, date: str, ruleset: str) -> int:
     """How many of a closed (date, sheet)'s games look like scouting (read page by page)."""
     return sum(1 for transcript, finished in _games(store, date, ruleset)
                if looks_like_scouting(transcript, finished))
 
 
-def _games(store: Store, date: str, ruleset: str) -> Iterator[tuple[Sequence[Mapping], bool]]:
+def _games(store: GameStore, date: str, ruleset: str) -> Iterator[tuple[Sequence[Mapping], bool]]:
     """(transcript, finished) of every game of (date, sheet), one page in memory at a time."""
     after = None
     while True:

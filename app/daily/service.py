@@ -16,29 +16,44 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from app.api.errors import ApiError
+from app.daily.actions import (  # noqa: F401  (the statuses and parse_hold: re-exported)
+    ABANDONED,
+    FINISHED,
+    PLAYING,
+    CountedOnce,
+    Played,
+    Roll,
+    Score,
+    parse_hold,
+)
 from app.daily.compact import game_from_state, state_text
+from app.daily.errors import (
+    DateNotToday,
+    DayClosed,
+    GameConflict,
+    GameNotFound,
+    NotADailySheet,
+    NotYourGame,
+    TooManyActions,
+)
+from app.daily.store import ActionLimited, GameMissing, GameRecord, GameSealed, GameStore
 from app.daylog.service import LogService
 from app.ledger.days import DayWindow, day_window
 from app.ledger.secrets import Secrets
 from app.ledger.service import LedgerService
 from app.platform.clock import format_timestamp
-from app.storage.store import ActionLimited, GameMissing, GameRecord, GameSealed, Store
+from app.platform.errors import DomainError
 from fairness import (
     ChainError,
     DiceStream,
     FairnessError,
     Game,
     IllegalMove,
-    InvalidHold,
-    UnknownCategory,
     UnknownRuleset,
     format_date,
-    get_ruleset,
 )
-from fairness.game import NO_HOLD
 from fairness.sheets import ANY_DAILY_RULESETS, DAILY_RULESETS
 
 CACHE_SIZE = 4096
@@ -46,123 +61,22 @@ STREAM_CACHE_SIZE = 16
 WINDOW_CACHE_SIZE = 64
 MAX_ATTEMPTS = 3
 
-PLAYING = "playing"
-FINISHED = "finished"
-ABANDONED = "abandoned"
 
-
-@dataclass(frozen=True)
-class Roll:
-    """A request to roll the dice not held."""
-
-    hold: tuple[bool, ...]
-
-    def matches(self, entry) -> bool:
-        """True when the transcript ``entry`` is this very roll."""
-        return entry.get("action") == "roll" and tuple(entry.get("hold")) == self.hold
-
-    def apply(self, game: Game, stream: DiceStream) -> Game:
-        """The game after this roll."""
-        return game.roll(self.hold, stream)
-
-
-@dataclass(frozen=True)
-class Score:
-    """A request to fill a box with the current dice."""
-
-    category: str
-
-    def matches(self, entry) -> bool:
-        """True when the transcript ``entry`` is this very scoring."""
-        return entry.get("action") == "score" and entry.get("category") == self.category
-
-    def apply(self, game: Game, stream: DiceStream) -> Game:
-        """The game after this scoring (an unknown box is a 400 whatever the game's state)."""
-        ruleset = get_ruleset(game.ruleset)
-        if ruleset.category(self.category) is None:
-            raise UnknownCategory(f"{self.category!r} is not a box of {ruleset.id} "
-                                  f"(boxes: {', '.join(ruleset.category_ids)})"[:300])
-        return game.score(self.category)
-
-
-@dataclass(frozen=True)
-class Played:
-    """A game as an answer shows it: the record (up to the answered action) and its rebuilt game."""
-
-    record: GameRecord
-    game: Game
-    window: DayWindow
-
-    def status(self, now: dt.datetime) -> str:
-        """``finished``, ``abandoned`` (unfinished when its date closed) or ``playing``."""
-        if self.game.finished:
-            return FINISHED
-        if now >= self.window.closes_at:
-            return ABANDONED
-        return PLAYING
-
-
-def game_not_found() -> ApiError:
+def game_not_found() -> GameNotFound:
     """The 404 for a game id Redis does not hold."""
-    return ApiError(404, "game-not-found", "No game has this id.")
+    return GameNotFound()
 
 
-def date_revealed(date: str) -> ApiError:
+def date_revealed(date: str) -> DayClosed:
     """The 409 for an action or a new game on a date whose reveal has read its games (seen by
     the store, whatever this process's clock says)."""
-    return ApiError(409, "day-closed", f"The {date} challenge is revealed: no more actions.")
-
-
-def too_many_actions(retry_after: int) -> ApiError:
-    """The 429 for an action past its game's rate limit (nothing written)."""
-    error = ApiError(429, "too-many-requests",
-                     f"This game has taken as many actions as its limit allows for now; try "
-                     f"again in {retry_after} s.")
-    error.headers["Retry-After"] = str(retry_after)
-    return error
-
-
-class CountedOnce:
-    """The game's action limits to count on one request's first compare-and-set only: a retry
-    within the request (another worker had moved the game) is the same action. ``reached``
-    tells whether the request got that far (then Redis counted it)."""
-
-    def __init__(self, limits: tuple[tuple[int, int], ...]):
-        """Hold the limits until taken."""
-        self.limits = limits
-        self.reached = False
-
-    def take(self) -> tuple[tuple[int, int], ...]:
-        """The limits the first time, nothing afterwards."""
-        limits, self.limits, self.reached = self.limits, (), True
-        return limits
-
-
-class GameConflict(ApiError):
-    """A 409 about a game's state: stale action number or a move the rules refuse now.
-
-    The answer carries the game as it stands, so the client can resync.
-    """
-
-    def __init__(self, code: str, message: str, played: Played):
-        """Keep the game alongside the error."""
-        super().__init__(409, code, message)
-        self.played = played
-
-
-def parse_hold(hold) -> tuple[bool, ...]:
-    """The request's ``hold`` as five booleans (absent or null: nothing held), or InvalidHold."""
-    if hold is None:
-        return NO_HOLD
-    if not isinstance(hold, list) or len(hold) != 5 or any(type(flag) is not bool for flag in hold):
-        raise InvalidHold(f"hold must be a list of five true/false values, got {hold!r}"[:200])
-    return tuple(hold)
+    return DayClosed(f"The {date} challenge is revealed: no more actions.")
 
 
 class GameService:
     """Creates, reads and plays games on the store, one atomic transition per action."""
 
-    def __init__(self, store: Store, secrets: Secrets, ledger: LedgerService, logs: LogService,
+    def __init__(self, store: GameStore, secrets: Secrets, ledger: LedgerService, logs: LogService,
                  clock: Callable[[], dt.datetime], grace_seconds: int):
         """Bind the service to its store, secrets, ledger, day's logs, clock and grace."""
         self.store = store
@@ -225,16 +139,13 @@ class GameService:
         if not self.window(date).is_today_somewhere(self.clock()):
             record = self.store.load_game(game_id)
             if record is None:
-                raise ApiError(409, "date-not-today",
-                               f"{date} is not today anywhere on Earth: no new game can start.")
+                raise DateNotToday(date)
             if name:
                 _, record = self._create_or_load(game_id, record.ruleset, date, player, name)
             return False, self._remember(record)
         daily = self.secrets.rulesets_for(date)
         if ruleset not in daily:
-            raise ApiError(400, "not-a-daily-sheet",
-                           f"{ruleset} has no daily challenge on {date} (that date's daily "
-                           f"sheets: {', '.join(daily)}).")
+            raise NotADailySheet(ruleset, date, daily)
         created, record = self._create_or_load(game_id, ruleset, date, player, name)
         return created, self._remember(record)
 
@@ -287,10 +198,9 @@ class GameService:
         if played is None:
             played = self.get(game_id)
         if not self.owns(player, played):
-            raise ApiError(403, "not-your-game", "This game belongs to another player.")
+            raise NotYourGame()
         if not played.window.accepts_actions(self.clock()):
-            raise ApiError(409, "day-closed",
-                           f"The {played.record.date} challenge is closed: no more actions.")
+            raise DayClosed(f"The {played.record.date} challenge is closed: no more actions.")
         for _ in range(MAX_ATTEMPTS):
             version = played.record.version
             if number < version and action.matches(played.record.transcript[number]):
@@ -340,7 +250,7 @@ class GameService:
             return receipt
         try:
             return self.logs.finish(record, game, also)
-        except ApiError:  # the day's log closed without it: what the listeners queued is undone
+        except DomainError:  # the day's log closed without it: what the listeners queued is undone
             for refused in self.finish_refused:
                 refused(record)
             raise
@@ -387,9 +297,9 @@ class GameService:
 
     def _append(self, game_id: str, date: str, version: int, entry, receipt, state: str,
                 **options) -> tuple[bool, GameRecord | None]:
-        """The store's compare-and-set (``Store.append_action``), its refusals as the API's: a
-        game Redis lost is a 404 (and forgotten), one its date's reveal has read a 409
-        ``day-closed``, one past its action limit a 429."""
+        """The store's compare-and-set (``GameStore.append_action``), its refusals as the
+        service's errors: a game Redis lost is a 404 (and forgotten), one its date's reveal has
+        read a 409 ``day-closed``, one past its action limit a 429."""
         try:
             return self.store.append_action(game_id, version, entry, receipt, state, **options)
         except GameMissing:  # Redis lost it (e.g. a restart without persistence)
@@ -398,7 +308,7 @@ class GameService:
         except GameSealed:
             raise date_revealed(date) from None
         except ActionLimited as limited:
-            raise too_many_actions(limited.retry_after) from None
+            raise TooManyActions(limited.retry_after) from None
 
     def _as_after(self, played: Played, number: int) -> Played:
         """The game as action ``number`` left it (the answer that action got)."""

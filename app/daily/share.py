@@ -12,7 +12,7 @@ games had finished, nothing about the dice.
 """
 
 from app.boards.figures import loss_text
-from app.daily.service import Played
+from app.daily.actions import Played
 from app.daily.views import five_of_a_kind_count
 from fairness import get_ruleset
 from fairness.gossip import gossip_line

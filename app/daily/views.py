@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from flask import jsonify, request
 
+from app.daily.actions import PLAYING, Played
 from app.daily.compact import state_text
-from app.daily.service import PLAYING, Played
 from app.ledger.days import DayWindow
 from app.platform.clock import format_timestamp
 from fairness import Ruleset, get_ruleset, rules

@@ -4,8 +4,8 @@ cosignatures. Every answer is public: a checkpoint reveals no dice."""
 
 from flask import Blueprint, jsonify, request
 
-from app.api.errors import ApiError
 from app.api.params import bounded_int
+from app.daylog.errors import BadCosignature, InvalidSize, NoCheckpoint
 from app.ledger.days import service_date
 from app.services import services
 from fairness.checkpoint import MAX_SIZE
@@ -23,7 +23,7 @@ def size_parameter(name: str) -> int:
     """The query parameter ``name``, a tree size; else a 400 ``invalid-size``."""
     value = bounded_int(request.args.get(name) or "", 0, MAX_SIZE)
     if value is None:
-        raise ApiError(400, "invalid-size", f"{name} must be a tree size (a whole number).")
+        raise InvalidSize(f"{name} must be a tree size (a whole number).")
     return value
 
 
@@ -46,7 +46,7 @@ def latest_checkpoint(date: str, sheet: str):
     date = service_date(date)
     latest = services().logs.latest(date, sheet)
     if latest is None:
-        raise ApiError(404, "no-checkpoint", f"The {date} {sheet} log has no checkpoint yet.")
+        raise NoCheckpoint(date, sheet)
     return jsonify({"note": services().logs.note(date, sheet, latest)})
 
 
@@ -63,7 +63,7 @@ def cosignature(date: str, sheet: str):
     """Keep a configured witness's cosignature of one of the log's checkpoints."""
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise ApiError(400, "bad-cosignature", "Post a JSON object {\"body\", \"signature\"}.")
+        raise BadCosignature("Post a JSON object {\"body\", \"signature\"}.")
     services().logs.add_cosignature(service_date(date), sheet, body.get("body"),
                                     body.get("signature"))
     response = jsonify({"ok": True})

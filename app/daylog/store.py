@@ -4,7 +4,7 @@ Every key is under its date's hash tag ``{d:<date>}``, beside the date's game in
 leaderboards, so that each script below touches one slot (Redis Cluster):
 
 - ``{d:<date>}:format`` — the date's format, ``1`` or ``2``, set by the game-index script of
-  ``app/storage/store.py`` when the date's first game is created (``2`` unless the date already
+  ``app/daily/scripts.py`` when the date's first game is created (``2`` unless the date already
   had games before the log existed, or the service is configured to start dates in v1);
 - ``{d:<date>}:log-closed`` — set when the date's close begins: no leaf is appended after it
   but by the close itself;
@@ -24,13 +24,16 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from app.storage.store import (
+from app.platform.keys import (
     board_key,
     day_format_key,
     day_games_key,
     game_key,
     transcript_key,
 )
+from app.platform.keys import day_log_key as log_key
+from app.platform.keys import log_closed_key as closed_key
+from app.platform.keys import log_subtrees_key as subtrees_key
 from fairness import canonical_json
 
 _APPEND_LEAF = """
@@ -95,21 +98,6 @@ return 1
 """
 
 HASH_BATCH = 2000  # subtree hashes pushed per script call
-
-
-def closed_key(date: str) -> str:
-    """Set when the date's logs close."""
-    return f"{{d:{date}}}:log-closed"
-
-
-def log_key(date: str, ruleset: str, part: str) -> str:
-    """One part of (date, sheet)'s log (see the module docstring)."""
-    return f"{{d:{date}}}:log:{ruleset}:{part}"
-
-
-def subtrees_key(date: str, ruleset: str, level: int) -> str:
-    """The list of (date, sheet)'s complete subtrees of ``2^level`` leaves (0: the leaves)."""
-    return log_key(date, ruleset, "hashes" if level == 0 else f"hashes:{level}")
 
 
 class Appended(enum.Enum):

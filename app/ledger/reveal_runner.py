@@ -1,10 +1,11 @@
 """Where reveals run: never in a request, but in one place at a time under a Redis lease.
 
 Every gunicorn worker runs a ``RevealRunner`` thread (started by the ``post_worker_init`` hook,
-``start_in``); ``yacht-daily reveal`` runs one pass of it. Whoever finds a date due takes the
-lease ``{ledger}:reveal-lease`` (a redis-py lock with a timeout, renewed while the reveal
-works); the others wait. If the holder dies, its lease runs out and the next one to look takes
-over; the ledger's compare-and-set keeps a reveal exactly-once even if two ever overlap.
+``app/observability/gunicorn_hooks.py``); ``yacht-daily reveal`` runs one pass of it. Whoever
+finds a date due takes the lease ``{ledger}:reveal-lease`` (a redis-py lock with a timeout,
+renewed while the reveal works); the others wait. If the holder dies, its lease runs out and
+the next one to look takes over; the ledger's compare-and-set keeps a reveal exactly-once even
+if two ever overlap.
 
 Each pass first cuts the day's log checkpoints that are due (``LogService.cut_due``: the end of
 every UTC minute in which games finished, and each v2 date's close) under its own lease
@@ -24,17 +25,15 @@ replica) and retried with exponential backoff; playing goes on meanwhile.
 import datetime as dt
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.daylog.service import floor_minute
 from app.ledger.days import day_window
 from app.ledger.service import LedgerMismatch, RevealFailed
-from app.observability.metrics import REVEAL_FAILURES, REVEALS
 from app.platform.clock import format_timestamp
+from app.platform.keys import LOG_LEASE, REVEAL_LEASE
 from app.platform.leased_loop import STORAGE_ERRORS, PassThread, leased
-from app.storage.store import REVEAL_LEASE
-
-LOG_LEASE = "{ledger}:log-lease"
 
 LEASE_SECONDS = 30.0
 POLL_SECONDS = 1.0
@@ -59,10 +58,16 @@ class RevealRunner:
 
     def __init__(self, services, lease_seconds: float = LEASE_SECONDS,
                  poll_seconds: float = POLL_SECONDS,
-                 first_backoff_seconds: float = FIRST_BACKOFF_SECONDS):
-        """Bind to the app's services (ledger, store, clock), with the lease's length, the
-        thread's pause between passes and its first wait after a failure."""
+                 first_backoff_seconds: float = FIRST_BACKOFF_SECONDS,
+                 on_revealed: Callable[[int], None] = lambda count: None,
+                 on_failure: Callable[[str], None] = lambda error_type: None):
+        """Bind to the app's services (ledger and its store, clock), with the lease's length, the
+        thread's pause between passes and its first wait after a failure; ``on_revealed`` hears
+        how many dates each pass revealed and ``on_failure`` the type name of each failure's
+        cause (the metrics count them)."""
         self.services = services
+        self.on_revealed = on_revealed
+        self.on_failure = on_failure
         self.lease_seconds = lease_seconds
         self.poll_seconds = poll_seconds
         self.first_backoff_seconds = first_backoff_seconds
@@ -82,7 +87,8 @@ class RevealRunner:
         if not ledger.has_due():
             return Pass(checkpoints=checkpoints)
         try:
-            with leased(self.services.store.client, REVEAL_LEASE, self.lease_seconds) as held:
+            with leased(self.services.ledger_store.client, REVEAL_LEASE,
+                        self.lease_seconds) as held:
                 if not held:
                     return Pass(lease_held_elsewhere=True, checkpoints=checkpoints)
                 revealed = ledger.reveal_due()
@@ -92,11 +98,11 @@ class RevealRunner:
         except Exception as error:
             self._record_failure(error)
             raise
-        REVEALS.inc(len(revealed))
+        self.on_revealed(len(revealed))
         if revealed:
             log.info("revealed %s", ", ".join(revealed),
                      extra={"event": "reveal", "dates": revealed})
-        self.services.store.clear_reveal_failure()
+        self.services.ledger_store.clear_reveal_failure()
         return Pass(revealed=revealed, checkpoints=checkpoints)
 
     def cut_checkpoints(self, strict: bool = False) -> list[tuple[str, str, int]]:
@@ -105,7 +111,8 @@ class RevealRunner:
         if ``strict``, raised."""
         now = self.services.now()
         try:
-            with leased(self.services.store.client, LOG_LEASE, self.lease_seconds) as held:
+            with leased(self.services.ledger_store.client, LOG_LEASE,
+                        self.lease_seconds) as held:
                 self._redis_answered()
                 cut = self.services.logs.cut_due() if held else []
             self._looked = (now, self._next_look(now, held))
@@ -168,14 +175,14 @@ class RevealRunner:
         """
         date = error.date if isinstance(error, RevealFailed) else None
         cause = error.__cause__ if isinstance(error, RevealFailed) else error
-        REVEAL_FAILURES.labels(type(cause).__name__).inc()
+        self.on_failure(type(cause).__name__)
         text = f"{type(cause).__name__}: {cause}"[:ERROR_TEXT_LIMIT]
         storage = isinstance(cause, STORAGE_ERRORS)
         log.error("reveal failed: %s", error, exc_info=None if storage else error,
                   extra={"event": "reveal-failed", "date": date, "error": type(cause).__name__})
         try:
-            self.services.store.record_reveal_failure(date, text,
-                                                      format_timestamp(self.services.now()))
+            self.services.ledger_store.record_reveal_failure(
+                date, text, format_timestamp(self.services.now()))
         except STORAGE_ERRORS as unrecorded:
             log.warning("could not record the reveal failure in Redis: %s", unrecorded)
 
@@ -202,17 +209,3 @@ class RevealRunner:
                     extra={"event": "reveal-retry", "retry_in": wait,
                            "error": type(error).__name__})
         return wait
-
-
-def start_in(app) -> RevealRunner | None:
-    """Start the reveal thread of a Yacht Daily app (a bare WSGI app gets none), unless the
-    app's ``REVEAL_IN_WORKERS`` is off (then only ``yacht-daily reveal`` reveals)."""
-    from app.services import EXTENSION
-
-    extensions = getattr(app, "extensions", {})
-    if EXTENSION not in extensions or not app.config.get("REVEAL_IN_WORKERS", True):
-        return None
-    runner = RevealRunner(extensions[EXTENSION])
-    runner.start()
-    return runner
-

@@ -9,12 +9,14 @@ import datetime as dt
 import threading
 from collections.abc import Callable
 
+from app.boards.store import BoardStore
+from app.daily.store import GameRecord, GameStore
 from app.daylog.service import V2, LogService
 from app.ledger.days import latest_due_date
 from app.ledger.receipt_tree import TreeBuilder, TreeIndex, inclusion_proof
 from app.ledger.secrets import EpochKeys, Secrets
+from app.ledger.store import LedgerStore
 from app.platform.clock import format_timestamp
-from app.storage.store import GameRecord, Store
 from fairness import Game
 from fairness import ledger as formats
 from fairness.checkpoint import body_hash, parse_checkpoint
@@ -38,11 +40,15 @@ class RevealFailed(RuntimeError):
 class LedgerService:
     """Publishes and reads the ledger stored in Redis."""
 
-    def __init__(self, store: Store, secrets: Secrets, clock: Callable[[], dt.datetime],
-                 grace_seconds: int, logs: LogService | None = None):
-        """Bind the ledger to its store, secrets, clock, reveal grace and the day's logs."""
+    def __init__(self, store: LedgerStore, games: GameStore, boards: BoardStore,
+                 secrets: Secrets, clock: Callable[[], dt.datetime], grace_seconds: int,
+                 logs: LogService | None = None):
+        """Bind the ledger to its store, the games it seals and reads at a reveal, the boards
+        it repairs then, its secrets, clock, reveal grace and the day's logs."""
         self.logs = logs
         self.store = store
+        self.game_store = games
+        self.board_store = boards
         self.secrets = secrets
         self.clock = clock
         self.grace_seconds = grace_seconds
@@ -151,6 +157,11 @@ class LedgerService:
             known = self._last_revealed = self.store.last_revealed()
         return known is not None and date <= known
 
+    def last_revealed(self) -> str | None:
+        """The latest revealed date as Redis holds it now (read, whatever this process has
+        seen), or None."""
+        return self.store.last_revealed()
+
     def _unrevealed_until(self, due: dt.date):
         """The dates from the day after the last revealed one through ``due``, in order."""
         self._last_revealed = self.store.last_revealed()
@@ -167,7 +178,7 @@ class LedgerService:
         if self.store.reveal_seq(date) is not None:
             self._last_revealed = date
             return False
-        self.store.seal_day(date)
+        self.game_store.seal_day(date)
         sheets = self._logged_sheets(date)
         if sheets is None:
             trees = {ruleset: self.build_tree(date, ruleset)
@@ -234,14 +245,14 @@ class LedgerService:
                                         {**so_far.to_json(), "after": builder.last_game})
 
         builder = TreeBuilder(store_chunk, done, after)
-        for page in self.store.sealed_receipt_pages(date, ruleset, after):
+        for page in self.game_store.sealed_receipt_pages(date, ruleset, after):
             for game_id, receipt, stored in page:
                 if receipt.get("game") != game_id:
                     raise ValueError(f"the receipt stored with game {game_id} is for game "
                                      f"{receipt.get('game')!r}")
                 builder.add(receipt, stored)
-            self.store.rank_finished(date, ruleset, {game_id: receipt["total"]
-                                                     for game_id, receipt, _ in page})
+            self.board_store.rank_finished(date, ruleset, {game_id: receipt["total"]
+                                                           for game_id, receipt, _ in page})
         tree = builder.finish()
         self.store.store_tree(date, ruleset, tree.to_json())
         return tree
@@ -299,7 +310,7 @@ class LedgerService:
             return None if found is None else found["proof"]
         stored = self.store.tree(date, ruleset)
         if stored is None:  # revealed before receipts were stored in chunks: store them now
-            self.store.seal_day(date)
+            self.game_store.seal_day(date)
             tree = self.build_tree(date, ruleset)
         else:
             tree = TreeIndex.from_json(stored)

@@ -6,7 +6,7 @@ import re
 from flask import abort, render_template
 from flask_babel import gettext as _
 
-from app.api.errors import ApiError
+from app.matches.errors import MatchError
 from app.services import services
 from app.web.pages import bp
 from app.web.sheets_view import sheet_view
@@ -41,7 +41,7 @@ def practice_match(match_id: str):
         abort(404)
     try:
         match = services().matches.get(match_id)
-    except ApiError as error:  # no such match (or removed after its retention)
+    except MatchError as error:  # no such match (or removed after its retention)
         abort(error.status)
     sheet = sheet_view(match.ruleset)
     return render_template("practice_match.html", page="practice", sheet=sheet,

@@ -9,25 +9,19 @@ import re
 from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import ServiceUnavailable
 
-from app.api.errors import API_PREFIX, ApiError, error_response, page_error
-from app.api.routes import (
+from app.api.errors import (
+    API_PREFIX,
     COMPUTING_RETRY_AFTER,
-    action_number,
-    json_body,
-    language,
+    ApiError,
+    error_response,
+    page_error,
     tables_not_ready,
-    text_field,
 )
+from app.api.request import action_number, json_body, language, text_field
 from app.daily.service import Roll, Score, parse_hold
 from app.daily.views import restriction_view
-from app.matches.service import (
-    HUMAN,
-    PLAYING,
-    TABLE,
-    Match,
-    MatchConflict,
-    match_not_found,
-)
+from app.matches.errors import MatchConflict, MatchNotFound
+from app.matches.model import HUMAN, PLAYING, TABLE, Match
 from app.platform.clock import format_timestamp
 from app.players import service as players
 from app.services import services
@@ -124,7 +118,7 @@ def answer(match: Match, status: int = 200):
 def checked_id(value: str) -> str:
     """``value`` if it can be a match id, else the 404 (nothing is looked up)."""
     if not MATCH_ID.fullmatch(value):
-        raise match_not_found()
+        raise MatchNotFound()
     return value
 
 

@@ -26,6 +26,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from app.platform.cas import APPLIED, MISSING, compare_and_set
+from app.platform.keys import match_history_key as history_key
+from app.platform.keys import match_history_order_key as history_order_key
+from app.platform.keys import match_key
+from app.platform.keys import match_log_key as log_key
 from fairness import canonical_json
 
 MATCH_HISTORY_LIMIT = 200
@@ -72,26 +76,6 @@ if extra > 0 then
 end
 return 1
 """
-
-
-def match_key(match_id: str) -> str:
-    """The hash of a match's settings, seeds, status and result."""
-    return f"{{m:{match_id}}}"
-
-
-def log_key(match_id: str) -> str:
-    """The list of a match's actions, every seat's, in play order."""
-    return f"{{m:{match_id}}}:log"
-
-
-def history_key(pseudonym: str) -> str:
-    """The hash of a player's matches: match id → canonical JSON record."""
-    return f"{{p:{pseudonym}}}:matches"
-
-
-def history_order_key(pseudonym: str) -> str:
-    """The player's match ids scored by start time (Unix seconds), trimmed from the oldest."""
-    return f"{{p:{pseudonym}}}:matches-order"
 
 
 class MatchMissing(KeyError):

@@ -13,7 +13,7 @@ from prometheus_client.core import GaugeMetricFamily
 from redis.exceptions import RedisClusterException
 
 from app.ledger.days import day_window, latest_due_date
-from app.storage.store import LEDGER_ENTRIES, board_key, day_games_key
+from app.platform.keys import LEDGER_ENTRIES, board_key, day_games_key
 from fairness import DAILY_RULESETS, ChainError
 
 LIVE_DATES_BEFORE_TODAY = 2
@@ -45,7 +45,7 @@ class GameCollector:
     """Reads the live dates' game counts and the ledger's state from the store on each scrape."""
 
     def __init__(self, services):
-        """Collect from one app's services (store, secrets, clock, reveal grace)."""
+        """Collect from one app's services (ledger store, secrets, clock, reveal grace)."""
         self.services = services
 
     def collect(self):
@@ -71,7 +71,7 @@ class GameCollector:
         """Read Redis once and build every gauge."""
         now = self.services.now()
         dates = live_dates(now)
-        store = self.services.store
+        store = self.services.ledger_store
         pipe = store.client.pipeline(transaction=False)
         sheets = {date: self._daily_rulesets(date) for date in dates}
         for date in dates:

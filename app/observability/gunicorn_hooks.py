@@ -11,6 +11,10 @@ import glob
 import os
 import shutil
 import tempfile
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.ledger.reveal_runner import RevealRunner
 
 METRICS_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 OWNED_MARK = "YACHT_DAILY_OWNS_METRICS_DIR"
@@ -34,11 +38,10 @@ def post_worker_init(worker) -> None:
     (app/tables/turn_clock.py): whichever worker claims a table's due turn plays it. Then put
     admission control in front of its app (app/observability/admission.py): past the queue
     budget a request is refused with 503 instead of queued."""
-    from app.ledger.reveal_runner import start_in
     from app.observability import admission
     from app.tables import start_turn_clock
 
-    start_in(worker.wsgi)
+    start_reveal_runner(worker.wsgi)
     start_turn_clock(worker.wsgi)
     admission.install_in(worker)
     freeze_startup_objects()
@@ -84,3 +87,21 @@ SERVER_SETTINGS = {
     "child_exit": child_exit,
     "on_exit": on_exit,
 }
+
+
+def start_reveal_runner(app) -> "RevealRunner | None":
+    """Start the reveal thread of a Yacht Daily app (a bare WSGI app gets none), counting its
+    reveals and failures in the metrics, unless the app's ``REVEAL_IN_WORKERS`` is off (then
+    only ``yacht-daily reveal`` reveals)."""
+    from app.ledger.reveal_runner import RevealRunner
+    from app.observability.metrics import REVEAL_FAILURES, REVEALS
+    from app.services import EXTENSION
+
+    extensions = getattr(app, "extensions", {})
+    if EXTENSION not in extensions or not app.config.get("REVEAL_IN_WORKERS", True):
+        return None
+    runner = RevealRunner(extensions[EXTENSION], on_revealed=REVEALS.inc,
+                          on_failure=lambda error_type: REVEAL_FAILURES.labels(error_type).inc())
+    runner.start()
+    return runner
+

@@ -63,7 +63,7 @@ def readyz():
 def redis_check() -> dict:
     """Whether Redis answers PING (its error type when not; never its address)."""
     try:
-        services().store.client.ping()
+        services().ledger_store.client.ping()
     except (redis.RedisError, RedisClusterException) as error:
         return {"ok": False, "detail": type(error).__name__}
     return {"ok": True, "detail": "pong"}
@@ -83,7 +83,7 @@ def secrets_check() -> dict:
 def reveal_status() -> dict:
     """Whether the reveals are up to date (never part of readiness, see the module)."""
     try:
-        store = services().store
+        store = services().ledger_store
         failure = store.reveal_failure()
         last = store.last_revealed()
     except (redis.RedisError, RedisClusterException) as error:

@@ -41,6 +41,8 @@ from limits.strategies import FixedWindowRateLimiter
 from redis.exceptions import RedisClusterException
 from werkzeug.exceptions import TooManyRequests
 
+from app.platform.keys import RATE_LIMIT_PREFIX as KEY_PREFIX
+from app.platform.keys import SHARED_ACTIONS_SCOPE
 from app.services import EXTENSION, redis_url
 
 API = "/api/v1"
@@ -58,7 +60,6 @@ KINDS = ("create", "match-create", "game-action", "action", "verify", "day-games
          "cosignature")
 STORAGE_TIMEOUT = 2.0
 CONNECT_RETRY_SECONDS = 5.0
-KEY_PREFIX = "yacht-daily"
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +163,7 @@ def game_action_limits(rule: str) -> tuple[tuple[int, int], ...]:
 
 RETRY_AFTER = "yacht_daily_retry_after"
 COUNTED = "yacht_daily_counted"
-ACTION_COUNT = "action_count"  # the route's CountedOnce (app/api/routes.py)
+ACTION_COUNT = "action_count"  # the route's CountedOnce (app/daily/routes.py)
 
 
 def client_address() -> str:
@@ -261,7 +262,7 @@ class RouteBudgetKey:
 class ActionBudgetKey:
     """The identifiers of the matches' and tables' actions' shared budget, as it was keyed."""
 
-    SCOPE = "actions"
+    SCOPE = SHARED_ACTIONS_SCOPE
 
     def __call__(self, address: str) -> tuple[str, ...]:
         """The identifiers for ``address``."""

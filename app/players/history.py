@@ -1,20 +1,24 @@
 """A player's own record, kept on the server under their identity: every daily game they started,
 its status and total, their streaks, best scores and the distribution of their totals, and,
-apart, their practice games and games against the computer (``play/matches.py``), which count
+apart, their practice games and games against the computer (``app/matches``), which count
 for none of the daily figures.
 
-The store writes the records where games are created and finished (``store.py``); this module
-reads them and works out what the history page and ``GET /api/v1/me/history`` show.
+The games' store writes the records where games are created and finished, through the players'
+store (``store.py``); this module reads them and works out what the history page and
+``GET /api/v1/me/history`` show.
 """
 
 import datetime as dt
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from app.daily.service import ABANDONED, FINISHED, PLAYING
+from app.daily.actions import ABANDONED, FINISHED, PLAYING
 from app.ledger.days import day_window
-from app.services import Services
-from app.storage.store import HISTORY_LIMIT
+from app.players.store import HISTORY_LIMIT
 from fairness import parse_date
+
+if TYPE_CHECKING:
+    from app.services import Services
 
 BUCKET_WIDTH = 25
 
@@ -49,12 +53,12 @@ def distribution(totals: list[int]) -> list[dict]:
             for low in range(0, max(totals) + 1, BUCKET_WIDTH)]
 
 
-def player_history(svc: Services, player: str | None) -> dict:
+def player_history(svc: "Services", player: str | None) -> dict:
     """The record of ``player`` (None: a browser with no identity yet, an empty record)."""
     now = svc.now()
     grace = svc.games.grace_seconds
     pseudonym = svc.secrets.pseudonym(player) if player else None
-    records = svc.store.history(pseudonym) if pseudonym else []
+    records = svc.player_store.history(pseudonym) if pseudonym else []
     games = _with_status(svc, records, now)
     finished = [game for game in games if game["status"] == FINISHED]
     current, best = streaks((game["date"] for game in finished), now, grace)
@@ -83,12 +87,12 @@ def player_history(svc: Services, player: str | None) -> dict:
     }
 
 
-def _with_status(svc: Services, records: list[dict], now: dt.datetime) -> list[dict]:
+def _with_status(svc: "Services", records: list[dict], now: dt.datetime) -> list[dict]:
     """The records with each game's status. The games the record has as unfinished are looked up
     (their receipts, one pipeline): one may have finished without its record noting it (say
     Redis failed between the game's write and the record's)."""
     unfinished = [record["game"] for record in records if not record["finished"]]
-    receipts = svc.store.game_receipts(unfinished) if unfinished else {}
+    receipts = svc.game_store.game_receipts(unfinished) if unfinished else {}
     games = []
     for record in records:
         game = dict(record)

@@ -26,9 +26,9 @@ from flask import Flask, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
-from app.api.errors import ApiError
 from app.platform.clock import format_timestamp
-from app.storage.store import Store
+from app.players.errors import InvalidCode, InvalidName, NoIdentity, UnknownCode
+from app.players.store import PlayerStore
 
 NAME_MAX_LENGTH = 24
 TRANSFER_SECONDS = 600
@@ -170,11 +170,10 @@ def validate_name(value) -> str:
     """A display name: at most 24 printable characters, not all spaces, surrounding spaces
     removed; else a 400."""
     if not isinstance(value, str):
-        raise ApiError(400, "invalid-name", "The name must be text.")
+        raise InvalidName("The name must be text.")
     name = value.strip()
     if not name or len(value) > NAME_MAX_LENGTH or not value.isprintable():
-        raise ApiError(400, "invalid-name",
-                       f"The name must be 1 to {NAME_MAX_LENGTH} printable characters.")
+        raise InvalidName(f"The name must be 1 to {NAME_MAX_LENGTH} printable characters.")
     return name
 
 
@@ -192,21 +191,19 @@ def canonical_code(value) -> str:
     """The canonical form of a typed code (any case, spaces or dashes, O for 0, I or L for 1);
     a 400 ``invalid-code`` if it cannot be one."""
     if not isinstance(value, str) or len(value) > 4 * CODE_LENGTH:
-        raise ApiError(400, "invalid-code", "The code must be text: 10 letters and digits.")
+        raise InvalidCode("The code must be text: 10 letters and digits.")
     code = CODE_SEPARATORS.sub("", value).upper().translate(CODE_LOOKALIKES)
     if not CODE_FORMAT.fullmatch(code):
-        raise ApiError(400, "invalid-code",
-                       "A transfer code is 10 letters and digits, like ABCDE-23456.")
+        raise InvalidCode("A transfer code is 10 letters and digits, like ABCDE-23456.")
     return code
 
 
-def create_transfer(store: Store, now: dt.datetime) -> dict:
+def create_transfer(store: PlayerStore, now: dt.datetime) -> dict:
     """A one-time code carrying this browser's identity (and display name) to another device;
     a 409 ``no-identity`` when this browser has none yet."""
     player = current_player()
     if player is None:
-        raise ApiError(409, "no-identity",
-                       "This browser has no games yet: there is nothing to carry over.")
+        raise NoIdentity()
     carried = {"player": player, "name": remembered_name()}
     for _ in range(CODE_ATTEMPTS):
         code = new_code()
@@ -217,7 +214,7 @@ def create_transfer(store: Store, now: dt.datetime) -> dict:
     raise RuntimeError("no free transfer code after several draws")
 
 
-def redeem_transfer(store: Store, value) -> None:
+def redeem_transfer(store: PlayerStore, value) -> None:
     """Give this browser the identity that the code ``value`` carries, using the code up.
 
     A malformed code is a 400 ``invalid-code``, an unknown, used or expired one a 404
@@ -225,9 +222,7 @@ def redeem_transfer(store: Store, value) -> None:
     """
     carried = store.take_transfer(canonical_code(value))
     if carried is None:
-        raise ApiError(404, "unknown-code",
-                       "This code is unknown, already used or expired: make a new one on the "
-                       "other device.")
+        raise UnknownCode()
     session["player"] = carried["player"]
     session.permanent = True
     if carried.get("name"):

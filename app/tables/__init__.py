@@ -7,7 +7,7 @@ the server's turn clock and its move (``turn_clock.py``, ``clock_move.py``), the
 match engine of ``app/matches/service.py`` (``service.py``); then its edge: the JSON API and its
 OpenAPI part (``routes.py``, ``openapi.py``) and its pages (``pages.py``, ``templates/tables/``;
 their scripts are ``app/static/js/table*.js``). Nothing below the edge imports ``app.api``, and
-``app.play`` imports nothing of the tables.
+the match engine imports nothing of the tables.
 """
 
 from flask import Flask

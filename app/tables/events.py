@@ -25,7 +25,8 @@ from dataclasses import dataclass
 import redis
 from redis.cluster import RedisCluster
 
-from app.storage.store import LazyClusterClient
+from app.platform.keys import table_events_key as events_key
+from app.platform.redis import LazyClusterClient
 from app.tables.store import TABLE_TTL_SECONDS, table_key
 
 MAX_EVENTS = 2000
@@ -80,11 +81,6 @@ end
 if #ids > 0 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
 return {deadline, timed, ids}
 """
-
-
-def events_key(table_id: str) -> str:
-    """The stream of ``table_id``'s events (the table's own hash tag)."""
-    return f"{{t:{table_id}}}:events"
 
 
 def valid_event_id(text: str | None) -> bool:

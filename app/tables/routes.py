@@ -11,7 +11,7 @@ import re
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
-from app.api.routes import action_number, json_body, language, site_url, text_field
+from app.api.request import action_number, json_body, language, site_url, text_field
 from app.daily.service import Roll, Score, parse_hold
 from app.matches.routes import match_state, play_of
 from app.matches.service import PLAYING, Match, validate_ruleset

@@ -23,25 +23,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 
 from app.daily.service import Roll, Score
-from app.matches.service import (
-    BOT,
-    HUMAN,
-    PLAYING,
-    TABLE,
-    Match,
-    MatchConflict,
-    MatchService,
-    Seat,
-)
+from app.matches.errors import MatchConflict
+from app.matches.model import BOT, HUMAN, PLAYING, TABLE, Match, Seat
+from app.matches.service import MatchService
 from app.platform.clock import format_timestamp
 from app.tables.clock_move import NO_HOLD, best_box
-from app.tables.errors import (
-    InvalidTable,
-    NoFreeCode,
-    NotAllowed,
-    TableConflict,
-    TableNotFound,
-)
+from app.tables.errors import InvalidTable, NoFreeCode, NotAllowed, TableConflict, TableNotFound
 from app.tables.events import TableChannel
 from app.tables.sse import END_KIND
 from app.tables.store import TableRecord, TableStore

@@ -19,6 +19,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from app.platform.keys import table_code_key as code_key
+from app.platform.keys import table_key
+
 TABLE_TTL_SECONDS = 8 * 24 * 3600
 
 # ARGV: version, ttl, field/value pairs to set.
@@ -29,16 +32,6 @@ redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1
 """
-
-
-def table_key(table_id: str) -> str:
-    """The hash of a table's lobby, its match and its timed turn."""
-    return f"{{t:{table_id}}}"
-
-
-def code_key(code: str) -> str:
-    """The short join code ``code``: the id of its table."""
-    return f"{{tc:{code}}}"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ soon as the request arrives, before anything is read for it:
 Refusals are ``StreamRefused`` errors (``errors.py``: their status, code and Retry-After).
 """
 
-import ipaddress
 import logging
 import math
 import threading
@@ -33,13 +32,13 @@ from dataclasses import dataclass
 
 import redis
 
+from app.platform.keys import stream_address_key as address_key
 from app.tables.errors import StreamRefused
 from app.tables.sse import BLOCK_MS
 
 WORKER_RETRY_AFTER = 2
 # A stream ends at most one blocking read after its planned end.
 LEASE_GRACE_SECONDS = BLOCK_MS / 1000 + 5
-IPV6_PREFIX = 64
 
 log = logging.getLogger(__name__)
 
@@ -55,20 +54,6 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 return false
 """
-
-
-def address_key(address: str) -> str:
-    """The Redis key of ``address``'s open streams: its own hash tag; an IPv6 address by its
-    /64 prefix."""
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
-        return f"{{sa:{address}}}"
-    if parsed.version == 6:
-        if parsed.ipv4_mapped is not None:
-            return f"{{sa:{parsed.ipv4_mapped}}}"
-        return f"{{sa:{ipaddress.ip_network(f'{parsed}/{IPV6_PREFIX}', strict=False)}}}"
-    return f"{{sa:{parsed}}}"
 
 
 class WorkerStreams:

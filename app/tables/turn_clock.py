@@ -24,9 +24,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.platform.keys import TURN_DEADLINES as DEADLINES
 from app.platform.leased_loop import PassThread
 
-DEADLINES = "{clock}:deadlines"
 LEASE_SECONDS = 10.0
 POLL_SECONDS = 0.25
 IDLE_POLL_SECONDS = 5.0

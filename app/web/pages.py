@@ -22,15 +22,16 @@ from flask import (
 from flask_babel import format_date, format_datetime
 from flask_babel import gettext as _
 
-from app.boards import views as board
+from app.boards import pages as board
 from app.boards.histogram import histogram
 from app.daily.service import FINISHED
 from app.ledger.days import service_date
 from app.players import history as record
 from app.players import service as players
 from app.services import services
+from app.web.error_messages import api_error_messages
 from app.web.locale import LANGUAGES
-from app.web.messages import api_error_messages, script_messages
+from app.web.messages import script_messages
 from app.web.sheets_view import daily_sheets, is_daily, language, sheet_view
 from fairness import RULESETS, InvalidDate, parse_date
 from fairness.sheets import ANY_DAILY_RULESETS

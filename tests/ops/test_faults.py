@@ -18,7 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from players import PlayerReport, entry_matches, play_until
 
-from app.storage.store import Store, connect
+from app.daily.store import GameStore
+from app.platform.redis import connect
 from fairness import DAILY_RULESETS
 
 PLAYERS = 6
@@ -53,7 +54,7 @@ def assert_nothing_lost_nothing_doubled(redis_url: str, report: PlayerReport) ->
     assert report.unexpected == []
     assert report.games and sorted(report.finished) == sorted(report.games)
     stored = {record.id: record.transcript
-              for record in Store(connect(redis_url)).load_games(report.games)}
+              for record in GameStore(connect(redis_url)).load_games(report.games)}
     assert sorted(stored) == sorted(report.games)
     acknowledged = defaultdict(dict)
     for ack in report.acknowledged:

@@ -9,7 +9,7 @@ import time
 import urllib.error
 import urllib.request
 
-from app.storage.store import connect
+from app.platform.redis import connect
 from app.tables.events import TableChannel
 
 API = "/api/v1"

@@ -6,8 +6,14 @@ import sys
 
 FROZEN_THEN_GIVEN_BACK = """
 import gc
-import app.api.routes
+from importlib import import_module
+
+from app import API_FEATURES
 from app.observability.gunicorn_hooks import SERVER_SETTINGS, freeze_startup_objects
+
+for feature in API_FEATURES:
+    import_module(f"app.{feature}.routes")
+import_module("app.api.routes")
 
 loaded = len(gc.get_objects())
 freeze_startup_objects()

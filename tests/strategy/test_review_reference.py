@@ -14,7 +14,7 @@ from fairness import RULESETS, Game
 from strategy import (
     Decision,
     Review,
-    Roll,
+    RollLuck,
     Turn,
     evaluate,
     expected_from_turn_start,
@@ -56,7 +56,7 @@ def reference_review(table, transcript) -> Review:
                                 position.rolls_left - 1, position.extra_bonus)
             evaluation = evaluate(table, position)
             luck = evaluation.best - value
-            rolls.append(Roll(turn, index, list(entry["dice"]), value, evaluation.best, luck))
+            rolls.append(RollLuck(turn, index, list(entry["dice"]), value, evaluation.best, luck))
             turn_luck += luck
             value = evaluation.best
             continue

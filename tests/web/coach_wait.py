@@ -1,14 +1,14 @@
 """The coach's tables still loading, as a page sees it: the server's own 503 for a review
-(``tables-not-ready``, built by ``app.api.routes.tables_not_ready``) answered to the page's
+(``tables-not-ready``, built by ``app.api.errors.tables_not_ready``) answered to the page's
 review requests until the test says the tables are ready, then the live server's answers.
-The server's side of that 503 is tested in tests/app/play/test_review.py; here it is the page
+The server's side of that 503 is tested in tests/app/coach/test_review.py; here it is the page
 that is under test: it says the review is being computed, asks again, and shows the review."""
 
 import json
 import re
 import time
 
-from app.api.routes import tables_not_ready
+from app.api.errors import tables_not_ready
 
 REVIEW_REQUEST = re.compile(r"/api/v1/(games|matches)/[0-9a-f]+/review")
 RETRY_AFTER = "1"  # the server says 10 s; a second keeps the test short

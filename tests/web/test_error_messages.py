@@ -15,7 +15,11 @@ from .player import next_action, open_game, wait_for_action
 
 ROOT = Path(__file__).resolve().parents[2]
 ERROR_TABLE = re.compile(r'<script type="application/json" id="api-errors">(.*?)</script>', re.S)
-RAISED_CODE = re.compile(r'(?:ApiError\(\d+,|GameConflict\(|error_response\(\d+,)\s*"([a-z-]+)"')
+# A code the shell answers: an ApiError's, an error response's, or a DomainError subclass's (its
+# constructor passing the code on, or a raise of one that takes its code first).
+RAISED_CODE = re.compile(r'(?:ApiError\(\d+,|error_response\(\d+,|super\(\)\.__init__\(|'
+                         r'raise (?:GameConflict|InvalidMatch|InvalidTable|MatchConflict|NotAllowed'
+                         r'|TableConflict)\()\s*"([a-z]+(?:-[a-z]+)*)"')
 HTTP_STATUSES = (400, 404, 405, 413, 429)  # what Flask, Werkzeug and the rate limits may answer
 WORDED_BY_THE_API = {"joker-forbids"}  # its message follows the request's language already
 NOT_A_DATE = "2026-13-01"  # shaped like a date, on no calendar

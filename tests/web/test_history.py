@@ -7,7 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from app.platform.embedded import SOCKET_NAME
-from app.storage.store import connect, transfer_key
+from app.platform.keys import transfer_key
+from app.platform.redis import connect
 
 from .conftest import DESKTOP, SCREENSHOTS, watch_errors
 

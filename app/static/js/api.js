@@ -6,7 +6,7 @@ const BASE = "/api/v1";
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 const MAX_RETRY_WAIT_MS = 4000;
 const COMPUTING_WAIT_MS = 10 * 60 * 1000; // the largest sheet's table builds in about a minute
-const COMPUTING_PAUSE_SECONDS = 10; // app/api/routes.py COMPUTING_RETRY_AFTER
+const COMPUTING_PAUSE_SECONDS = 10; // app/api/errors.py COMPUTING_RETRY_AFTER
 // A request refused for load (503 `overloaded`, app/observability/admission.py) never reached
 // the app: it is sent again as it was, after the server's Retry-After, a few times at most.
 const OVERLOADED = "overloaded";

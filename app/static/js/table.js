@@ -7,6 +7,7 @@
 // whose boxes only the server offers.
 
 import { errorText, getComputed, getJson, postJson } from "./api.js";
+import { ROLLS_PER_TURN } from "./fairness.js";
 import { lossText, plural } from "./i18n.js";
 
 const root = document.querySelector("[data-table]");
@@ -15,7 +16,6 @@ const watching = root.dataset.watching === "true";
 const texts = JSON.parse(document.getElementById("table-texts").textContent);
 const $ = (selector) => root.querySelector(selector);
 const dice = [...root.querySelectorAll("[data-die]")];
-const ROLLS_PER_TURN = 3; // fairness/game.py
 // A stream the server refused (past its caps on live streams: 429 or 503) is asked for again
 // after a pause that doubles each time, up to a minute, at a random point of its second half
 // so that the pages refused together do not come back together.

@@ -6,7 +6,7 @@ from collections import Counter
 
 from playkit import PLAY_DATE, app_on, call, redis_snapshot, start
 
-from app.storage.store import game_key, transcript_key
+from app.platform.keys import game_key, transcript_key
 
 API = "/api/v1"
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playkit import API, PLAY_DATE, app_on, call, redis_snapshot, start
 
-from app.storage.store import transcript_key
+from app.platform.keys import transcript_key
 from fairness import canonical_json
 
 FRESH = "fresh"

@@ -12,8 +12,9 @@ from playkit import PLAY_DATE, app_on, call, next_move, play_to_end, start
 
 import strategy
 from app.boards.figures import centipoints
+from app.boards.store import REVIEW_SECONDS, SkillStore
 from app.daylog.store import closed_key
-from app.storage.store import REVIEW_SECONDS, SkillStore, review_key
+from app.platform.keys import review_key
 
 
 @pytest.fixture(params=["1", "2"])

@@ -11,11 +11,12 @@ import time
 import pytest
 from playkit import PLAY_DATE, app_on, call, play_to_end, redis_snapshot, start
 
-from app.ledger.reveal_runner import LOG_LEASE, RevealRunner
+from app.ledger.reveal_runner import RevealRunner
 from app.ledger.service import RevealFailed
 from app.platform.clock import parse_timestamp
+from app.platform.keys import LOG_LEASE, REVEAL_LEASE, game_key
+from app.platform.redis import connect
 from app.services import EXTENSION
-from app.storage.store import REVEAL_LEASE, connect, game_key
 
 REVEAL_AT = "2026-03-11T13:01:00Z"
 NEXT_DAY = "2026-03-11"
@@ -160,7 +161,7 @@ def test_the_reveal_thread_retries_with_backoff_until_it_succeeds(app, clock, re
     clock.set(REVEAL_AT)
     runner = runner_of(app, poll_seconds=0.01, first_backoff_seconds=0.02)
     assert [runner.backoff(n) for n in (1, 2, 3, 4, 20)] == [0.02, 0.04, 0.08, 0.16, 300]
-    store = app.extensions[EXTENSION].store
+    store = app.extensions[EXTENSION].ledger_store
     runner.start()
     try:
         deadline = time.monotonic() + 60

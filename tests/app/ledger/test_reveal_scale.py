@@ -12,8 +12,8 @@ import pytest
 from playkit import PLAY_DATE, call
 
 from app.ledger.service import RevealFailed
+from app.platform.keys import game_key, tree_progress_key
 from app.services import EXTENSION
-from app.storage.store import game_key, tree_progress_key
 from bench.stored_day import store_day
 from fairness import merkle
 from fairness.ledger import receipt_leaf_hash

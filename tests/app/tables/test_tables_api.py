@@ -210,7 +210,7 @@ def test_a_player_who_came_back_plays_again(app, service, seconds):
     assert view(ann, table_id)["match"]["turn"] == 1
     table = play_turn(bob, view(bob, table_id), random.Random(1))
     assert table["match"]["turn"] == 0 and my_turn(view(ann, table_id))
-    deadline = float(app.extensions[EXTENSION].store.client.hget(table_key(table_id),
+    deadline = float(app.extensions[EXTENSION].game_store.client.hget(table_key(table_id),
                                                                   "deadline"))
     assert deadline == seconds.value + 5  # the new turn has its whole time
 

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from app.storage.store import connect
+from app.platform.redis import connect
 from app.tables.events import TableChannel, events_key, valid_event_id
 from app.tables.sse import END_KIND, format_event, table_events
 from app.tables.store import table_key

@@ -10,7 +10,7 @@ import pytest
 from matchkit import next_move
 from playkit import app_on, call
 
-from app.matches.service import _rebuild
+from app.matches.model import rebuild
 from app.matches.store import MatchStore
 from app.services import EXTENSION
 from tests.app.tables.tablekit import create_table, join, start
@@ -69,7 +69,7 @@ def test_actions_through_either_worker_match_the_replay_in_two_round_trips_when_
             held_costs.append((cost["evalsha"], sum(cost[name] for name in READS)))
         seen.add(worker)
         last_writer = worker
-        replayed = _rebuild(store.load(match_id))
+        replayed = rebuild(store.load(match_id))
         for app in apps:
             assert app.extensions[EXTENSION].matches.get(match_id).games == replayed.games
     assert held_costs and set(held_costs) == {(2, 0)}, held_costs

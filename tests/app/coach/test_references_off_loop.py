@@ -33,11 +33,11 @@ def turn():
 
 gevent.spawn(turn)
 gevent.sleep(0.01)
-commands_before = services.store.client.info("stats")["total_commands_processed"]
+commands_before = services.game_store.client.info("stats")["total_commands_processed"]
 turns_before = turns
 references = services.coach.compute_references(date)
 print(json.dumps({"sheets": sorted(references), "turns": turns - turns_before,
-                  "commands": services.store.client.info("stats")["total_commands_processed"]
+                  "commands": services.game_store.client.info("stats")["total_commands_processed"]
                               - commands_before - 1}))
 """
 

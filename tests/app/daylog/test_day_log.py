@@ -154,7 +154,7 @@ def test_finished_games_a_crash_left_out_of_the_log(logged_app, clock):
     rng = random.Random(3)
     players = [logged_app.test_client() for _ in range(2)]
     finals = [play_to_end(p, start(p, "yacht-bonus", PLAY_DATE), rng) for p in players]
-    client = logged_app.extensions[EXTENSION].store.client
+    client = logged_app.extensions[EXTENSION].game_store.client
     for final in finals:  # as if neither leaf had been written
         client.hdel(log_key(PLAY_DATE, "yacht-bonus", "index"), final["id"])
         client.rpop(log_key(PLAY_DATE, "yacht-bonus", "leaves"))
@@ -188,7 +188,7 @@ def test_dates_begun_in_v1_stay_v1(logged_app, clock, redis_url, data_dir):
     assert call(newer, "GET", f"/logs/{PLAY_DATE}/yacht")[1]["error"]["code"] == "unknown-log"
     tomorrow = "2026-03-11"
     start(logged_app.test_client(), "yahtzee", tomorrow)
-    logged_app.extensions[EXTENSION].store.client.delete(f"{{d:{tomorrow}}}:format")
+    logged_app.extensions[EXTENSION].game_store.client.delete(f"{{d:{tomorrow}}}:format")
     later = logged_app.test_client()
     state = play_to_end(later, start(later, "yacht", tomorrow), random.Random(7))
     assert state["receipt"]["type"] == RECEIPT_TYPE

@@ -4,8 +4,8 @@ whatever its process queues wakes it at once; a date whose references another pr
 
 import time
 
+from app.platform.keys import references_lease
 from app.services import EXTENSION
-from app.storage.store import references_lease
 
 WAIT_LIMIT_SECONDS = 120.0
 

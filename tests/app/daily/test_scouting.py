@@ -69,7 +69,7 @@ def test_scouting_games_are_marked_on_the_published_list(app, clock, reveal):
     marks = {game["id"]: game["scouting"] for game in page["games"]}
     assert marks == {scouts[0]["id"]: True, scouts[1]["id"]: True, left["id"]: False,
                      finished["id"]: False}
-    store = app.extensions[EXTENSION].store
+    store = app.extensions[EXTENSION].game_store
     assert count_scouting(store, PLAY_DATE, "yahtzee") == 2
     assert count_scouting(store, PLAY_DATE, "yacht") == 0
     coach = coach_of(app)

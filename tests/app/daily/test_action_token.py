@@ -9,8 +9,8 @@ import pytest
 from playkit import PLAY_DATE, app_on, call, next_move, start
 
 from app.daily.compact import game_from_state, state_text
+from app.platform.keys import game_key
 from app.services import EXTENSION
-from app.storage.store import game_key
 from fairness import Game, replay
 
 
@@ -85,7 +85,7 @@ def test_a_whole_game_alternating_workers_matches_the_replay(app, client, other)
                       services.secrets.stream(PLAY_DATE, "yacht-bonus"))
     assert state["totals"] == replayed.totals().as_dict()
     assert state["receipt"]["total"] == replayed.totals().total
-    stored = services.store.load_game(state["id"])
+    stored = services.game_store.load_game(state["id"])
     assert stored.state == state_text(replayed, len(state["transcript"])) == state["token"]
 
 

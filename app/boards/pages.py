@@ -45,7 +45,7 @@ def standings(date: str, ruleset: str) -> dict:
 
 def skill_standings(date: str, ruleset: str) -> dict:
     """The API's skill board of (date, sheet), with the reader's pseudonym."""
-    from app.api.routes import DEFAULT_BOARD_SIZE, skill_board
+    from app.boards.routes import DEFAULT_BOARD_SIZE, skill_board
 
     player = players.current_player()
     own = services().games.game_id(player, date, ruleset) if player else None
@@ -117,7 +117,7 @@ def epoch_view(entry: dict) -> dict:
     """An epoch entry with when its first day opened (somewhere on Earth) and when its first game
     was played, by the server's record: the commitment must come before every game, not before
     the first day opens."""
-    first_game_at = services().store.first_game_at(entry["epoch"])
+    first_game_at = services().player_store.first_game_at(entry["epoch"])
     published = _instant(entry["published_at"])
     opens_at = day_window(entry["start"], 0).opens_at
     return {

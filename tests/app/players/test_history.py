@@ -8,10 +8,9 @@ import time
 import pytest
 from playkit import PLAY_DATE, app_on, call, play_to_end, redis_snapshot, start
 
-from app.players import history
+from app.platform.keys import first_game_key, history_key, history_order_key, transfer_key
+from app.players import history, store
 from app.services import EXTENSION
-from app.storage import store
-from app.storage.store import first_game_key, history_key, history_order_key, transfer_key
 
 DATES = ["2026-03-08", "2026-03-09", "2026-03-10"]
 
@@ -231,11 +230,11 @@ def test_transfer_codes_are_rate_limited_per_address(redis_client, redis_url, da
 
 
 def test_the_first_game_of_the_epoch_is_noted_once(app, client, clock, redis_client):
-    assert services_of(app).store.first_game_at(1) is None
+    assert services_of(app).player_store.first_game_at(1) is None
     start(client, "yacht", PLAY_DATE)
     assert redis_client.get(first_game_key(1)) == "2026-03-10T12:00:00Z"
     clock.advance(hours=1)
     start(app.test_client(), "yahtzee", PLAY_DATE)
     other_worker = app_on(app.config["REDIS_URL"], app.config["DATA_DIR"], clock)
     start(other_worker.test_client(), "yacht", PLAY_DATE)
-    assert services_of(app).store.first_game_at(1) == "2026-03-10T12:00:00Z"
+    assert services_of(app).player_store.first_game_at(1) == "2026-03-10T12:00:00Z"

@@ -33,13 +33,13 @@ def clock_at(moment: str):
 def worker_service(services, moment: str) -> LogService:
     """The log service of another worker, its clock at ``moment``."""
     logs = services.logs
-    return LogService(logs.store, logs.logs, logs.secrets, clock_at(moment),
+    return LogService(logs.games, logs.ledger, logs.logs, logs.secrets, clock_at(moment),
                       logs.grace_seconds, logs.new_day_format)
 
 
 def reopen(services, date: str, sheets) -> None:
     """Take the date's logs back to their leaves alone: no checkpoint, not closing."""
-    client = services.store.client
+    client = services.game_store.client
     keys = [closed_key(date)]
     for sheet in sheets:
         keys += [log_key(date, sheet, part) for part in LOG_PARTS]

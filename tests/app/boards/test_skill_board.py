@@ -17,8 +17,8 @@ from coachkit import (
 from playkit import PLAY_DATE, app_on, call, start
 
 from app.boards.figures import centipoints, loss_text
-from app.storage.store import (
-    SkillStore,
+from app.boards.store import SkillStore
+from app.platform.keys import (
     game_key,
     history_key,
     legacy_skill_board_key,

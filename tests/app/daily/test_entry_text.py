@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from app.storage.store import _entry_text
+from app.daily.store import _entry_text
 from fairness import DiceStream, Game
 from fairness.canonical import canonical_json
 from fairness.sheets import ANY_DAILY_RULESETS

@@ -1,1 +1,0 @@
-"""Where the game's truth lives: the Redis store and the embedded redis-server."""
