@@ -16,6 +16,8 @@ from app.players import service as players
 from app.web.static_files import static_url_path
 
 API_FEATURES = ("daily", "players", "boards", "coach", "ledger")  # their routes join ``api``
+# Their ``pages.py`` add their pages to the pages' blueprint ``web``, before it is registered.
+PAGE_FEATURES = ("daily", "boards", "players", "ledger", "coach", "matches")
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -29,9 +31,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     players.init_app(app)
 
     _add_api(app)
-    from app.coach import pages as coach_pages  # noqa: F401  (joins the pages' blueprint)
+    for feature in PAGE_FEATURES:
+        import_module(f"app.{feature}.pages")
     from app.daylog.routes import bp as logs_blueprint
-    from app.matches import pages as match_pages  # noqa: F401  (likewise)
     from app.matches.routes import bp as matches_blueprint
 
     app.register_blueprint(logs_blueprint)

@@ -128,7 +128,7 @@ def init_app(app: Flask) -> None:
 
 def match_tables(daily: TableSource, directory: Path):
     """``tables(ruleset)``: the strategy table of any sheet, the daily ones from the coach's
-    source, the others from a source of their own warmed on first use (TablesNotReady until
+    source, the others from a source of their own warmed on first use (ValueTablesNotReady until
     loaded)."""
     others = tuple(ruleset for ruleset in RULESETS if ruleset not in daily.rulesets)
 

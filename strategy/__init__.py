@@ -10,7 +10,7 @@ from .errors import (
     InvalidTranscript,
     StrategyError,
     TableFileError,
-    TablesNotReady,
+    ValueTablesNotReady,
 )
 from .evaluate import Evaluation, evaluate, expected_from_turn_start
 from .foresight import ForesightResult, foresight_for_day, foresight_maximum
@@ -50,7 +50,7 @@ __all__ = [
     "Table",
     "TableCache",
     "TableFileError",
-    "TablesNotReady",
+    "ValueTablesNotReady",
     "Turn",
     "build_table",
     "evaluate",

@@ -7,7 +7,7 @@ class StrategyError(Exception):
     code = "strategy-error"
 
 
-class TablesNotReady(StrategyError):
+class ValueTablesNotReady(StrategyError):
     """Raised by ``TableCache.get`` while the ruleset's table is still being computed."""
 
     code = "tables-not-ready"

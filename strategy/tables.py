@@ -24,7 +24,7 @@ from fairness import get_ruleset
 
 from .boxvalues import box_values
 from .columns import ColumnsTable, column_ruleset, columns_rules
-from .errors import StrategyError, TableFileError, TablesNotReady
+from .errors import StrategyError, TableFileError, ValueTablesNotReady
 from .sheetrules import SheetRules, sheet_rules
 from .solver import solve
 
@@ -194,7 +194,7 @@ class TableCache:
     """Tables kept in memory, read from ``directory``, and built by a background thread.
 
     ``get`` never blocks on a build: a missing or refused file starts one (one thread per
-    table) and raises TablesNotReady until it is saved. The lock guards the dictionaries
+    table) and raises ValueTablesNotReady until it is saved. The lock guards the dictionaries
     only, never a file's read, so a table already kept is served while another one loads.
     """
 
@@ -207,7 +207,7 @@ class TableCache:
         self._lock = threading.Lock()
 
     def get(self, ruleset_id: str, joker: str | None = None) -> Table | ColumnsTable:
-        """The table of ``ruleset_id``, or raise TablesNotReady while it is being computed
+        """The table of ``ruleset_id``, or raise ValueTablesNotReady while it is being computed
         (a sheet of several columns: while its column's is)."""
         if _has_columns(ruleset_id, joker):
             return self._columns_table(ruleset_id)
@@ -231,10 +231,10 @@ class TableCache:
                 self._tables[key] = table
                 return table
             self._start_build(key)
-        raise TablesNotReady(f"the {ruleset_id} strategy table is being computed")
+        raise ValueTablesNotReady(f"the {ruleset_id} strategy table is being computed")
 
     def _known(self, key: tuple[str, str | None]) -> Table | None:
-        """The kept table of ``key``, None if there is none yet; TablesNotReady while it is
+        """The kept table of ``key``, None if there is none yet; ValueTablesNotReady while it is
         being built, StrategyError if its build failed (the caller holds the lock)."""
         if key in self._tables:
             return self._tables[key]
@@ -242,7 +242,7 @@ class TableCache:
             raise StrategyError(f"building the {key[0]} table failed: "
                                 f"{self._failures[key]}") from self._failures[key]
         if key in self._builds:
-            raise TablesNotReady(f"the {key[0]} strategy table is being computed")
+            raise ValueTablesNotReady(f"the {key[0]} strategy table is being computed")
         return None
 
     def wait(self, ruleset_id: str, joker: str | None = None,
@@ -253,7 +253,7 @@ class TableCache:
             return self._columns_table(ruleset_id)
         try:
             return self.get(ruleset_id, joker)
-        except TablesNotReady:
+        except ValueTablesNotReady:
             with self._lock:
                 build = self._builds.get((ruleset_id, joker))
             if build is not None:

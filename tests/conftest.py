@@ -25,6 +25,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -101,14 +102,25 @@ def run_scratch_dir(tmp_path_factory, name: str) -> Path:
 
 
 @contextlib.contextmanager
-def run_lock(directory: Path):
-    """Hold the run-wide lock of ``directory``: one process of the run at a time inside."""
-    with (directory / ".lock").open("w") as lock:
+def run_lock(directory: Path, name: str = "run"):
+    """Hold the run-wide lock ``name`` of ``directory``: one process of the run at a time
+    inside."""
+    with (directory / f".{name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def in_turn(items: Iterable) -> list:
+    """``items`` starting at a point of their own for each pytest-xdist worker, so that parallel
+    processes building one table each at a time start on different ones."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    items = list(items)
+    start = len(items) * worker // max(workers, 1)
+    return [*items[start:], *items[:start]]
 
 
 @pytest.fixture(scope="session")
@@ -122,8 +134,8 @@ def strategy_tables_dir(tmp_path_factory):
     named = os.environ.get("YACHT_DAILY_TEST_STRATEGY_DIR")
     directory = Path(named) if named else run_scratch_dir(tmp_path_factory, "strategy-tables")
     directory.mkdir(parents=True, exist_ok=True)
-    with run_lock(directory):
-        for ruleset in RULESETS:
+    for ruleset in in_turn(RULESETS):
+        with run_lock(directory, ruleset):
             load_or_build(directory, ruleset)
     os.environ["YACHT_DAILY_STRATEGY_DIR"] = str(directory)
     return directory

@@ -1,34 +1,34 @@
-"""What the results and ledger pages show, read from the same services as the JSON API."""
+"""The results pages: a date's boards on one sheet (points and skill), the reader's rank, the
+score distribution, the day's references and the reader's own record on the sheet, read from
+the same services as the JSON API; the templates are ``templates/boards/``."""
 
 import datetime as dt
 
-from flask import current_app
-from flask_babel import gettext as _
+from flask import abort, current_app, redirect, render_template, request, url_for
 
-from app.ledger.days import CLOSED, OPEN, REVEALED, UPCOMING, day_window
+from app.boards.histogram import histogram
+from app.daily.service import FINISHED
+from app.ledger.days import service_date
 from app.platform.clock import format_timestamp
+from app.players import history as record
 from app.players import service as players
 from app.services import services
-from fairness import parse_date
-from fairness.ledger import REVEAL_TYPES, is_epoch_entry
-
-LEDGER_DAYS_SHOWN = 60
-LATEST_OFFSET = dt.timedelta(hours=14)
-
-
-def status_label(status: str) -> str:
-    """A date's status in the reader's language."""
-    return {
-        UPCOMING: _("Coming up"),
-        OPEN: _("Open"),
-        CLOSED: _("Closed, reveal soon"),
-        REVEALED: _("Revealed"),
-    }[status]
+from app.web.pages import bp, require_daily_sheet, status_label
+from app.web.sheets_view import daily_sheets
+from fairness import InvalidDate, parse_date
 
 
 def today() -> str:
     """The current UTC date on the service's clock."""
     return services().now().date().isoformat()
+
+
+def require_date(date: str) -> str:
+    """``date`` if it is a YYYY-MM-DD date the service knows (``service_date``), else a 404."""
+    try:
+        return service_date(date)
+    except InvalidDate:
+        abort(404)
 
 
 def standings(date: str, ruleset: str) -> dict:
@@ -83,53 +83,53 @@ def day_summary(date: str) -> dict:
     }
 
 
-def ledger_overview() -> dict:
-    """The epoch entries, and the latest dates of the epoch with their status and reveal entry."""
+def sheet_record(kept: dict, ruleset: str) -> dict:
+    """The part of a player's record (``record.player_history``) about one sheet: its
+    ``summary`` (streaks, best total) and its finished ``games``, newest date first."""
+    summary = next((sheet for sheet in kept["sheets"] if sheet["ruleset"] == ruleset),
+                   {"current_streak": 0, "best_streak": 0, "best_total": None})
+    games = [game for game in kept["games"]
+             if game["ruleset"] == ruleset and game["status"] == FINISHED]
+    return {"summary": summary, "games": games}
+
+
+@bp.get("/results")
+def results_latest():
+    """The results of the current UTC date on the first sheet."""
+    return redirect(url_for("web.results_today", ruleset=daily_sheets()[0].id))
+
+
+@bp.get("/results/<ruleset>")
+def results_today(ruleset: str):
+    """The results of the current UTC date on one sheet."""
+    require_daily_sheet(ruleset)
+    return redirect(url_for("web.results", date=today(), ruleset=ruleset))
+
+
+@bp.get("/results/<date>/<ruleset>")
+def results(date: str, ruleset: str):
+    """Leaderboard, the reader's rank, the score distribution and their own history on the
+    sheet, from the server's record (the one that counts, whatever this device saved)."""
+    sheet = require_daily_sheet(ruleset)
+    date = require_date(date)
     svc = services()
     svc.prepare()
-    entries = svc.ledger.entries()
-    reveals = {entry["date"]: entry for entry in entries
-               if entry.get("type") in REVEAL_TYPES}
-    epoch = svc.secrets.epoch
-    now = svc.now()
-    start = parse_date(svc.secrets.first_date)
-    last = min((now + LATEST_OFFSET).date(), parse_date(epoch.end))
-    first = max(start, last - dt.timedelta(days=LEDGER_DAYS_SHOWN - 1))
-    days = []
-    for offset in range((last - first).days + 1):
-        date = (last - dt.timedelta(days=offset)).isoformat()
-        window = svc.games.window(date)
-        status = window.status(now, date in reveals)
-        days.append({
-            "date": date,
-            "status": status,
-            "status_label": status_label(status),
-            "reveal_at": format_timestamp(window.reveal_at),
-            "entry": reveals.get(date),
-        })
-    return {
-        "epochs": [epoch_view(entry) for entry in entries if is_epoch_entry(entry)],
-        "days": days,
-    }
-
-
-def epoch_view(entry: dict) -> dict:
-    """An epoch entry with when its first day opened (somewhere on Earth) and when its first game
-    was played, by the server's record: the commitment must come before every game, not before
-    the first day opens."""
-    first_game_at = services().player_store.first_game_at(entry["epoch"])
-    published = _instant(entry["published_at"])
-    opens_at = day_window(entry["start"], 0).opens_at
-    return {
-        **entry,
-        "first_day_opens_at": format_timestamp(opens_at),
-        "opened_before_publication": opens_at < published,
-        "first_game_at": first_game_at,
-        "first_game_after_publication": first_game_at is None
-        or _instant(first_game_at) >= published,
-    }
-
-
-def _instant(timestamp: str) -> dt.datetime:
-    """A timestamp of the ledger or the store (``…Z``) as an aware datetime."""
-    return dt.datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    if date < svc.secrets.first_date:
+        abort(404)  # before the first epoch: no dice were ever dealt, no reveal will come
+    board = standings(date, ruleset)
+    you = board["you"]
+    day = day_summary(date)
+    return render_template(
+        "boards/results.html",
+        page="results",
+        sheet=sheet,
+        sheets=daily_sheets(),
+        date=date,
+        day=day,
+        standings=board,
+        skill=skill_standings(date, ruleset),
+        by_points=request.args.get("board") == "points",
+        references=references(date, ruleset, day["status"] == "revealed"),
+        chart=histogram(board["distribution"], you["total"] if you else None),
+        own=sheet_record(record.player_history(svc, players.current_player()), ruleset),
+    )

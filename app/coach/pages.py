@@ -1,5 +1,6 @@
 """The coach's pages: a game's review turn by turn, from the same rules of access
-and the same review as ``GET /api/v1/games/<id>/review``."""
+and the same review as ``GET /api/v1/games/<id>/review``; the template is
+``templates/coach/review.html``."""
 
 from flask import render_template
 from flask_babel import gettext as _
@@ -9,7 +10,7 @@ from app.platform.errors import DomainError
 from app.services import services
 from app.web.pages import bp
 from app.web.sheets_view import sheet_view
-from strategy import TablesNotReady
+from strategy import ValueTablesNotReady
 
 
 def choice_text(choice: dict, box_names: dict[str, str]) -> str:
@@ -57,15 +58,15 @@ def review(game_id: str):
     try:
         played = reviewable_game(game_id)
     except DomainError as error:
-        return render_template("review.html", page="review", problem=error.message,
+        return render_template("coach/review.html", page="review", problem=error.message,
                                review=None), error.status
     sheet = sheet_view(played.record.ruleset)
     try:
         answer = services().coach.review_json(played.record)
-    except TablesNotReady:
-        return render_template("review.html", page="review", sheet=sheet, played=played,
+    except ValueTablesNotReady:
+        return render_template("coach/review.html", page="review", sheet=sheet, played=played,
                                review=None, computing=True)
     box_names = {box.id: box.name for box in sheet.boxes}
-    return render_template("review.html", page="review", sheet=sheet, played=played,
+    return render_template("coach/review.html", page="review", sheet=sheet, played=played,
                            review=answer, turns=turn_steps(answer, box_names),
                            total=played.game.totals().total)

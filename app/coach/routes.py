@@ -11,7 +11,7 @@ from app.daily.service import Played
 from app.daily.views import revealed_answer
 from app.ledger.days import service_date
 from app.services import services
-from strategy import TablesNotReady
+from strategy import ValueTablesNotReady
 
 
 @bp.get("/games/<game_id>/review")
@@ -21,7 +21,7 @@ def game_review(game_id: str):
     played = reviewable_game(game_id)
     try:
         review = services().coach.review_json(played.record)
-    except TablesNotReady:
+    except ValueTablesNotReady:
         raise tables_not_ready() from None
     return plain_json({"game": played.record.id, "date": played.record.date,
                        "player": played.record.player, "name": played.record.name or None,

@@ -6,7 +6,7 @@ day's skill board and, once a date is revealed, its references.
   takes an exclusive file lock of that table's own (``.<table file>.lock`` beside the tables)
   around it, so the other workers wait on the lock and then load the file the builder saved,
   while a sheet whose table is another file never waits behind that build. Nothing waits for
-  the tables: what needs one raises ``TablesNotReady`` until it is loaded. In a gevent worker
+  the tables: what needs one raises ``ValueTablesNotReady`` until it is loaded. In a gevent worker
   the loading, building and lock waiting run in gevent's native thread pool, never on the
   event loop.
 - Skill: a finished daily game's expected points lost to perfect play, ranked on the day's
@@ -45,7 +45,7 @@ from app.platform.keys import references_lease
 from app.platform.leased_loop import PassThread, leased
 from fairness import DAILY_RULESETS, DiceStream, Game
 from fairness.sheets import DAILY_RULESETS_WITH_YATZY
-from strategy import TablesNotReady
+from strategy import ValueTablesNotReady
 
 POLL_SECONDS = 1.0
 IDLE_POLL_SECONDS = 10.0
@@ -123,7 +123,7 @@ class TableSource:
                 self._thread.start()
 
     def get(self, ruleset: str) -> strategy.Table:
-        """The loaded table of ``ruleset``, or TablesNotReady (warming starts if need be).
+        """The loaded table of ``ruleset``, or ValueTablesNotReady (warming starts if need be).
 
         While a saved file is only being read (a restart: well under a second), this waits
         up to LOAD_WAIT_SECONDS for it rather than answer "being computed"; a build is never
@@ -135,7 +135,7 @@ class TableSource:
             if path.exists():
                 self._loaded[ruleset].wait(LOAD_WAIT_SECONDS)
         if ruleset not in self._ready:
-            raise TablesNotReady(f"the {ruleset} strategy table is being computed")
+            raise ValueTablesNotReady(f"the {ruleset} strategy table is being computed")
         return self._tables[ruleset]  # the warming thread's copy: not even the cache's lock
 
     def ready(self, ruleset: str) -> bool:
@@ -229,7 +229,7 @@ class Coach:
     # Reviews and skill
 
     def review(self, record: GameRecord, game: Game | None = None) -> strategy.Review:
-        """The review of a game (TablesNotReady while its sheet's table is being computed);
+        """The review of a game (ValueTablesNotReady while its sheet's table is being computed);
         ``game``, the core's game of that very record, spares the review its replay."""
         if game is not None and game.transcript == record.transcript:
             return strategy.review(self.tables.get(record.ruleset), game.transcript,
@@ -238,7 +238,7 @@ class Coach:
 
     def review_json(self, record: GameRecord) -> dict:
         """The review of a game as JSON-ready data: the one kept when the game finished (or
-        when it was last computed), else computed now and kept (TablesNotReady while its
+        when it was last computed), else computed now and kept (ValueTablesNotReady while its
         sheet's table is being computed)."""
         kept = self.skill.kept_review(record.id, record.version)
         if kept is None:
@@ -253,7 +253,7 @@ class Coach:
         being computed, queue it for the background pass."""
         try:
             review = self.review(record, game)
-        except TablesNotReady:  # the pass runs every POLL_SECONDS while a table loads
+        except ValueTablesNotReady:  # the pass runs every POLL_SECONDS while a table loads
             return functools.partial(self.skill.queue_skill, record.id)
         text = review_text(review)
         finished_at = self.ledger.clock()
@@ -278,7 +278,7 @@ class Coach:
             return entry[0] / 100
         try:
             return centipoints(self.review_json(record)["loss"]) / 100
-        except TablesNotReady:
+        except ValueTablesNotReady:
             return None
 
     def _rank(self, record: GameRecord) -> None:

@@ -24,7 +24,7 @@ def bot_actions(match: Match, games: list[Game], number: int,
                 tables: Callable[[str], strategy.Table], server_seed: bytes) -> list[Action]:
     """Every bot action due from action ``number`` on, until a human's turn or the end;
     ``games`` is updated in place. Stops early (the bots stay due) while the sheet's strategy
-    table is loading (``tables(ruleset)`` raising TablesNotReady)."""
+    table is loading (``tables(ruleset)`` raising ValueTablesNotReady)."""
     actions: list[Action] = []
     try:
         table, bot, bot_seat = None, None, None
@@ -46,7 +46,7 @@ def bot_actions(match: Match, games: list[Game], number: int,
             else:
                 games[seat] = games[seat].score(choice.box)
             actions.append(Action(seat, games[seat].transcript[-1]))
-    except strategy.TablesNotReady:
+    except strategy.ValueTablesNotReady:
         return actions
 
 

@@ -1,5 +1,6 @@
 """The practice pages: choosing a practice game or a game against the computer, and
-the match page, which plays it through ``/api/v1/matches`` (``static/js/practice*.js``)."""
+the match page, which plays it through ``/api/v1/matches`` (``static/js/practice*.js``); the
+templates are ``templates/matches/``."""
 
 import re
 
@@ -27,7 +28,7 @@ def level_names() -> dict[str, str]:
 @bp.get("/practice")
 def practice():
     """Choose a sheet and 0 to 5 computer opponents with their levels, and start."""
-    return render_template("practice.html", page="practice",
+    return render_template("matches/practice.html", page="practice",
                            sheets=[sheet_view(ruleset) for ruleset in RULESETS],
                            daily=DAILY_RULESETS, levels=level_names(),
                            max_opponents=MAX_OPPONENTS)
@@ -44,6 +45,6 @@ def practice_match(match_id: str):
     except MatchError as error:  # no such match (or removed after its retention)
         abort(error.status)
     sheet = sheet_view(match.ruleset)
-    return render_template("practice_match.html", page="practice", sheet=sheet,
+    return render_template("matches/practice_match.html", page="practice", sheet=sheet,
                            match_id=match_id, levels=level_names(),
                            box_names={box.id: box.name for box in sheet.boxes})

@@ -26,7 +26,7 @@ from app.platform.clock import format_timestamp
 from app.players import service as players
 from app.services import services
 from fairness import Game, get_ruleset
-from strategy import TablesNotReady
+from strategy import ValueTablesNotReady
 
 bp = Blueprint("matches", __name__, url_prefix="/api/v1")
 
@@ -163,8 +163,8 @@ def handle_match_conflict(error: MatchConflict):
     return response
 
 
-@bp.app_errorhandler(TablesNotReady)
-def handle_tables_not_ready(error: TablesNotReady):
+@bp.app_errorhandler(ValueTablesNotReady)
+def handle_tables_not_ready(error: ValueTablesNotReady):
     """A 503 with Retry-After while a strategy table is being computed or loaded, on every
     route of the app that needs one (a match's, a table's, a daily game's): the API's
     ``tables-not-ready``, or a page's own 503. An error handler returns its answer: one that

@@ -98,7 +98,7 @@ class MatchService:
     def __init__(self, store: MatchStore, secrets_: Secrets,
                  tables: Callable[[str], strategy.Table], clock: Callable[[], dt.datetime]):
         """Bind to the store, the secrets (seed key, epoch keys, pseudonyms), the strategy
-        tables (``tables(ruleset)``, raising TablesNotReady) and the clock."""
+        tables (``tables(ruleset)``, raising ValueTablesNotReady) and the clock."""
         self.store = store
         self.secrets = secrets_
         self.tables = tables

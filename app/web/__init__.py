@@ -1,11 +1,16 @@
 """The player's web pages: server-rendered Jinja templates plus small ES modules (static/js),
 in English and French, behind strict security headers.
 
-``init_app(app)`` wires it all: the language (Flask-Babel), the pages, the headers, and
-static files under content-hashed addresses with compressed responses (``static_files``).
+``init_app(app)`` wires it all: the language (Flask-Babel), the pages, the templates (the
+shared ones in ``app/templates/``, each feature's in ``app/<feature>/templates/<feature>/``),
+the headers, and static files under content-hashed addresses with compressed responses
+(``static_files``).
 """
 
+from pathlib import Path
+
 from flask import Flask
+from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader
 
 from app.api.errors import PAGE_ERRORS
 from app.boards.figures import loss_text
@@ -18,10 +23,20 @@ from app.web.static_files import init_static
 
 
 def init_app(app: Flask) -> None:
-    """Add the pages, their languages and the security headers to ``app``."""
+    """Add the pages, their templates, their languages and the security headers to ``app``."""
     init_locale(app)
+    app.jinja_loader = template_loader(app)
     app.register_blueprint(bp)
     app.extensions[PAGE_ERRORS] = error_page
     app.after_request(add_security_headers)
     app.add_template_filter(loss_text)
     init_static(app)
+
+
+def template_loader(app: Flask) -> BaseLoader:
+    """The app's own templates (``app/templates/``: what every page shares), then every
+    feature's ``app/<feature>/templates/`` folder, whose templates are named
+    ``<feature>/<name>.html``."""
+    features = sorted(str(folder) for folder in Path(app.root_path).glob("*/templates")
+                      if folder.is_dir())
+    return ChoiceLoader([app.jinja_loader, FileSystemLoader(features)])

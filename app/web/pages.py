@@ -1,6 +1,8 @@
-"""The HTML pages: thin routes that gather what a template shows.
+"""The pages' blueprint ``bp`` ("web"), what every page's template may use, the helpers several
+features' pages share, and the pages of the whole site: home, fairness, verify.
 
-The pages read the same services as the JSON API; everything a player does happens in the
+Each feature adds its own pages to ``bp`` from its ``pages.py`` (``create_app`` imports them);
+the pages read the same services as the JSON API, and everything a player does happens in the
 browser through the API (``static/js/``), so these routes only render.
 """
 
@@ -12,28 +14,20 @@ from flask import (
     Blueprint,
     abort,
     current_app,
-    redirect,
     render_template,
     request,
     send_file,
     send_from_directory,
-    url_for,
 )
 from flask_babel import format_date, format_datetime
 from flask_babel import gettext as _
 
-from app.boards import pages as board
-from app.boards.histogram import histogram
-from app.daily.service import FINISHED
-from app.ledger.days import service_date
-from app.players import history as record
-from app.players import service as players
-from app.services import services
+from app.ledger.days import CLOSED, OPEN, REVEALED, UPCOMING
 from app.web.error_messages import api_error_messages
 from app.web.locale import LANGUAGES
 from app.web.messages import script_messages
 from app.web.sheets_view import daily_sheets, is_daily, language, sheet_view
-from fairness import RULESETS, InvalidDate, parse_date
+from fairness import parse_date
 from fairness.sheets import ANY_DAILY_RULESETS
 
 bp = Blueprint("web", __name__)
@@ -97,101 +91,20 @@ def require_daily_sheet(ruleset: str):
     return sheet_view(ruleset)
 
 
-def require_date(date: str) -> str:
-    """``date`` if it is a YYYY-MM-DD date the service knows (``service_date``), else a 404."""
-    try:
-        return service_date(date)
-    except InvalidDate:
-        abort(404)
+def status_label(status: str) -> str:
+    """A date's status (``app.ledger.days``) in the reader's language."""
+    return {
+        UPCOMING: _("Coming up"),
+        OPEN: _("Open"),
+        CLOSED: _("Closed, reveal soon"),
+        REVEALED: _("Revealed"),
+    }[status]
 
 
 @bp.get("/")
 def home():
     """Today's challenge for each sheet, with countdowns and the player's streak."""
     return render_template("home.html", page="home", sheets=daily_sheets())
-
-
-@bp.get("/play/<ruleset>")
-def play(ruleset: str):
-    """The game of the day on one sheet: dice, Roll button, score sheet."""
-    return render_template(
-        "play.html", page="play", sheet=require_daily_sheet(ruleset), sheets=daily_sheets()
-    )
-
-
-@bp.get("/results")
-def results_latest():
-    """The results of the current UTC date on the first sheet."""
-    return redirect(url_for("web.results_today", ruleset=daily_sheets()[0].id))
-
-
-@bp.get("/results/<ruleset>")
-def results_today(ruleset: str):
-    """The results of the current UTC date on one sheet."""
-    require_daily_sheet(ruleset)
-    return redirect(url_for("web.results", date=board.today(), ruleset=ruleset))
-
-
-@bp.get("/results/<date>/<ruleset>")
-def results(date: str, ruleset: str):
-    """Leaderboard, the reader's rank, the score distribution and their own history on the
-    sheet, from the server's record (the one that counts, whatever this device saved)."""
-    sheet = require_daily_sheet(ruleset)
-    date = require_date(date)
-    svc = services()
-    svc.prepare()
-    if date < svc.secrets.first_date:
-        abort(404)  # before the first epoch: no dice were ever dealt, no reveal will come
-    standings = board.standings(date, ruleset)
-    you = standings["you"]
-    day = board.day_summary(date)
-    return render_template(
-        "results.html",
-        page="results",
-        sheet=sheet,
-        sheets=daily_sheets(),
-        date=date,
-        day=day,
-        standings=standings,
-        skill=board.skill_standings(date, ruleset),
-        by_points=request.args.get("board") == "points",
-        references=board.references(date, ruleset, day["status"] == "revealed"),
-        chart=histogram(standings["distribution"], you["total"] if you else None),
-        own=sheet_record(record.player_history(svc, players.current_player()), ruleset),
-    )
-
-
-def sheet_record(kept: dict, ruleset: str) -> dict:
-    """The part of a player's record (``record.player_history``) about one sheet: its
-    ``summary`` (streaks, best total) and its finished ``games``, newest date first."""
-    summary = next((sheet for sheet in kept["sheets"] if sheet["ruleset"] == ruleset),
-                   {"current_streak": 0, "best_streak": 0, "best_total": None})
-    games = [game for game in kept["games"]
-             if game["ruleset"] == ruleset and game["status"] == FINISHED]
-    return {"summary": summary, "games": games}
-
-
-@bp.get("/history")
-def history():
-    """The player's own record: streaks, best scores, distribution of totals, every game, and
-    the transfer code that carries it all to another device."""
-    svc = services()
-    svc.prepare()
-    kept = record.player_history(svc, players.current_player())
-    return render_template(
-        "history.html",
-        page="history",
-        record=kept,
-        sheets=[(sheet, summary, histogram(summary["distribution"]))
-                for sheet, summary in zip(daily_sheets(), kept["sheets"], strict=True)],
-        sheet_names={ruleset: sheet_view(ruleset).name for ruleset in RULESETS},
-    )
-
-
-@bp.get("/ledger")
-def ledger():
-    """The public ledger: epoch anchor and key, each date's status, seed and roots."""
-    return render_template("ledger.html", page="ledger", ledger=board.ledger_overview())
 
 
 @bp.get("/verify")

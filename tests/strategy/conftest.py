@@ -3,13 +3,14 @@
 import pytest
 
 from strategy import load_or_build
-from tests.conftest import run_lock, run_scratch_dir
+from tests.conftest import run_lock
 
 
 @pytest.fixture(scope="session")
-def tables_dir(tmp_path_factory):
-    """One table cache directory for the whole run (parallel test processes share it)."""
-    return run_scratch_dir(tmp_path_factory, "strategy-tables")
+def tables_dir(strategy_tables_dir):
+    """The run's one table cache directory, every sheet's table in it (parallel test processes
+    and the app's tests share it)."""
+    return strategy_tables_dir
 
 
 @pytest.fixture(scope="session")
@@ -21,7 +22,7 @@ def solved(tables_dir):
     def get(ruleset_id, joker=None):
         """The table of ``ruleset_id``, built once."""
         if (ruleset_id, joker) not in built:
-            with run_lock(tables_dir):
+            with run_lock(tables_dir, f"{ruleset_id}-{joker}"):
                 built[ruleset_id, joker] = load_or_build(tables_dir, ruleset_id, joker)
         return built[ruleset_id, joker]
 

@@ -13,7 +13,7 @@ from app.cli.main import main
 from strategy import (
     TableCache,
     TableFileError,
-    TablesNotReady,
+    ValueTablesNotReady,
     build_table,
     load_or_build,
     load_table,
@@ -68,7 +68,7 @@ def test_garbage_is_refused_and_rebuilt(tmp_path, yacht_table):
 
 def test_cache_says_not_ready_then_serves_the_built_table(tmp_path, yacht_table):
     cache = TableCache(tmp_path / "tables")
-    with pytest.raises(TablesNotReady):
+    with pytest.raises(ValueTablesNotReady):
         cache.get("yacht")
     table = cache.wait("yacht", timeout=120)
     assert table.optimum == yacht_table.optimum
@@ -81,7 +81,7 @@ def test_cache_rebuilds_a_corrupt_file(tmp_path, yacht_table):
     save_table(yacht_table, path)
     path.write_bytes(path.read_bytes()[:-40])
     cache = TableCache(tmp_path)
-    with pytest.raises(TablesNotReady):
+    with pytest.raises(ValueTablesNotReady):
         cache.get("yacht")
     assert cache.wait("yacht", timeout=120).optimum == yacht_table.optimum
     assert load_table(path, "yacht").optimum == yacht_table.optimum
@@ -115,7 +115,7 @@ def test_a_kept_table_is_served_while_another_tables_file_is_being_read(tmp_path
 
 def refused(cache: TableCache, ruleset: str) -> None:
     """``cache.get(ruleset)``, which must refuse the file it reads and start a build."""
-    with pytest.raises(TablesNotReady):
+    with pytest.raises(ValueTablesNotReady):
         cache.get(ruleset)
 
 

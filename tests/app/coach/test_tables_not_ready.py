@@ -14,7 +14,7 @@ from playkit import PLAY_DATE, app_on, call, start
 from playkit import play_to_end as play_daily_to_end
 
 from app.services import EXTENSION
-from strategy import TablesNotReady
+from strategy import ValueTablesNotReady
 from tests.app.tables.tablekit import create_table, play_turn
 from tests.app.tables.tablekit import start as start_table
 
@@ -26,7 +26,7 @@ class ComputingTables:
 
     def get(self, ruleset: str):
         """Never ready."""
-        raise TablesNotReady(f"the {ruleset} strategy table is being computed")
+        raise ValueTablesNotReady(f"the {ruleset} strategy table is being computed")
 
     def __call__(self, ruleset: str):
         """The matches' form of ``get``."""
