@@ -30,6 +30,7 @@ from app.platform.keys import match_history_key as history_key
 from app.platform.keys import match_history_order_key as history_order_key
 from app.platform.keys import match_key
 from app.platform.keys import match_log_key as log_key
+from app.platform.redis import keep_newest
 from fairness import canonical_json
 
 MATCH_HISTORY_LIMIT = 200
@@ -68,14 +69,7 @@ return 1
 _RECORD = """
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
-if extra > 0 then
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, extra - 1)
-  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, extra - 1)
-  redis.call('HDEL', KEYS[1], unpack(oldest))
-end
-return 1
-"""
+""" + keep_newest(4) + "return 1\n"
 
 
 class MatchMissing(KeyError):

@@ -89,10 +89,10 @@ SERVER_SETTINGS = {
 }
 
 
-def start_reveal_runner(app) -> "RevealRunner | None":
-    """Start the reveal thread of a Yacht Daily app (a bare WSGI app gets none), counting its
-    reveals and failures in the metrics, unless the app's ``REVEAL_IN_WORKERS`` is off (then
-    only ``yacht-daily reveal`` reveals)."""
+def reveal_runner(app) -> "RevealRunner | None":
+    """The reveal runner of a Yacht Daily app (a bare WSGI app has none), counting its reveals
+    and failures in the metrics, unless the app's ``REVEAL_IN_WORKERS`` is off (then only
+    ``yacht-daily reveal`` reveals)."""
     from app.ledger.reveal_runner import RevealRunner
     from app.observability.metrics import REVEAL_FAILURES, REVEALS
     from app.services import EXTENSION
@@ -100,8 +100,13 @@ def start_reveal_runner(app) -> "RevealRunner | None":
     extensions = getattr(app, "extensions", {})
     if EXTENSION not in extensions or not app.config.get("REVEAL_IN_WORKERS", True):
         return None
-    runner = RevealRunner(extensions[EXTENSION], on_revealed=REVEALS.inc,
-                          on_failure=lambda error_type: REVEAL_FAILURES.labels(error_type).inc())
-    runner.start()
-    return runner
+    return RevealRunner(extensions[EXTENSION], on_revealed=REVEALS.inc,
+                        on_failure=lambda error_type: REVEAL_FAILURES.labels(error_type).inc())
 
+
+def start_reveal_runner(app) -> "RevealRunner | None":
+    """Start the app's reveal runner in its thread (``reveal_runner``)."""
+    runner = reveal_runner(app)
+    if runner is not None:
+        runner.start()
+    return runner

@@ -82,3 +82,16 @@ def queue_script(pipe, script, keys: Sequence[str], args: Sequence) -> None:
 def stored_json(value: Mapping) -> str:
     """Canonical JSON text of a stored value."""
     return canonical_json(dict(value)).decode()
+
+
+def keep_newest(limit_argument: int) -> str:
+    """Lua that trims a bounded record — a hash ``KEYS[1]`` of entries by id and a sorted set
+    ``KEYS[2]`` of their ids by time — to its newest ``ARGV[limit_argument]`` entries, in the
+    same script that adds one."""
+    return f"""local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[{limit_argument}])
+if extra > 0 then
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, extra - 1)
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, extra - 1)
+  redis.call('HDEL', KEYS[1], unpack(oldest))
+end
+"""

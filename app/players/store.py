@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 
 from app.platform.keys import first_game_key, history_key, history_order_key, transfer_key
-from app.platform.redis import queue_script, stored_json
+from app.platform.redis import keep_newest, queue_script, stored_json
 
 DAILY_KIND = "daily"
 HISTORY_LIMIT = 1000  # games kept per player, the oldest dates dropped first
@@ -26,14 +26,7 @@ else
   redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[5])
-if extra > 0 then
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, extra - 1)
-  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, extra - 1)
-  redis.call('HDEL', KEYS[1], unpack(oldest))
-end
-return 1
-"""
+""" + keep_newest(5) + "return 1\n"
 
 
 def history_record(game_id: str, *, date: str, ruleset: str, started_at: str,

@@ -13,6 +13,7 @@ from playkit import PLAY_DATE, app_on, call, play_to_end, redis_snapshot, start
 
 from app.ledger.reveal_runner import RevealRunner
 from app.ledger.service import RevealFailed
+from app.observability.gunicorn_hooks import reveal_runner
 from app.platform.clock import parse_timestamp
 from app.platform.keys import LOG_LEASE, REVEAL_LEASE, game_key
 from app.platform.redis import connect
@@ -124,7 +125,7 @@ def test_a_failed_reveal_is_logged_counted_shown_and_today_plays_on(app, client,
     counted = metric(client.get("/metrics").get_data(as_text=True),
                      "yacht_daily_reveal_failures_total", error="CorruptRecord")
     with pytest.raises(RevealFailed) as failure:
-        runner_of(app).run_once()
+        reveal_runner(app).run_once()  # as a worker runs it: counted in the metrics
     assert failure.value.date == PLAY_DATE
     logged = [r for r in caplog.records if getattr(r, "event", None) == "reveal-failed"]
     assert logged and logged[-1].date == PLAY_DATE and logged[-1].error == "CorruptRecord"
