@@ -30,9 +30,9 @@ serve: $(RUNTIME_STAMP)
 test: export YACHT_DAILY_TEST_STRATEGY_DIR ?= $(CURDIR)/build/test-strategy-tables
 test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -n auto --dist loadfile
+	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
 	# The API suite again, on real 3-master Redis Clusters, one per test process.
-	$(PY) tests/redis_cluster.py --clusters 2 $(PY) -m pytest -n 2 --dist loadfile tests/app -q
+	$(PY) tests/redis_cluster.py --clusters 2 $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder tests/app -q
 
 # After changing a page's text: refresh the French catalog, translate its new entries, run again.
 translations: $(RUNTIME_STAMP)

@@ -47,6 +47,23 @@ from tests.app.playkit import app_on
 settings.register_profile("no-deadline", deadline=None)
 settings.load_profile("no-deadline")
 
+ROOT_DIR = Path(__file__).resolve().parents[1]
+
+# The suite's folders from the slowest files to the quickest: parallel test processes take test
+# files in collection order (make test runs pytest-xdist without its reordering by test count),
+# so the long browser and server files start first and the quick ones fill in at the end.
+SLOW_FIRST = ("web", "ops", "verify", "app", "strategy", "fairness")
+
+
+def pytest_collection_modifyitems(items):
+    """Collect the slow folders' tests first (a stable sort: each file's own order kept)."""
+    def folder_rank(item) -> int:
+        parts = Path(str(item.path)).relative_to(ROOT_DIR).parts
+        folder = parts[1] if len(parts) > 2 and parts[0] == "tests" else ""
+        return SLOW_FIRST.index(folder) if folder in SLOW_FIRST else len(SLOW_FIRST)
+
+    items.sort(key=folder_rank)
+
 EPOCH_START = dt.date(2026, 3, 1)
 EPOCH_DAYS = 400
 # Apps, commands and live servers start their dates in v1 unless a test of the day's log asks
