@@ -5,7 +5,6 @@ the scripts stay in the app's static folder); these routes only render the templ
 feature's own folder (``templates/tables/``)."""
 
 from flask import Blueprint, abort, redirect, render_template, url_for
-from flask_babel import gettext as _
 
 from app.services import services
 from app.tables.errors import TableNotFound
@@ -15,37 +14,6 @@ from fairness import RULESETS
 from strategy.bots import LEVELS
 
 bp = Blueprint("table_pages", __name__, template_folder="templates")
-
-
-def table_texts() -> dict[str, str]:
-    """The sentences table.js writes, in the reader's language."""
-    return {
-        "waiting": _("Waiting for every seat to be taken…"),
-        "ready": _("Every seat is taken: the creator can start."),
-        "yourTurn": _("Your turn: roll, hold, then choose a box."),
-        "passTo": _("Pass the device to %(name)s: their turn."),
-        "theirTurn": _("%(name)s is playing."),
-        "clock": _("%(seconds)s s left"),
-        "clockPlayed": _("The clock played for %(name)s."),
-        "ended": _("The table is over."),
-        "winner": _("Winner: %(names)s"),
-        "winners": _("Winners (tied): %(names)s"),
-        "rank": _("#%(rank)s"),
-        "points": _("%(points)s pts"),
-        "open": _("open seat"),
-        "bot": _("bot"),
-        "you": _("you"),
-        "roll": _("Roll"),
-        "rollsLeft": _("%(count)s rolls left"),
-        "verifying": _("Checking every roll in your browser…"),
-        "verifyOk": _("✓ every roll and box of this seat checks"),
-        "verifyBad": _("✗ a check failed: %(detail)s"),
-        "review": _("Coach: %(lost)s expected points given away"),
-        "reviewComputing": _("Coach: the review is being computed…"),
-        "reconnecting": _("Reconnecting…"),
-        "spectator": _("You are watching: the table is read-only."),
-        "error": _("Something went wrong: %(message)s"),
-    }
 
 
 @bp.get("/tables/new")
@@ -86,5 +54,5 @@ def _table_page(table_id: str, watching: bool):
         abort(404)
     sheet = sheet_view(found.fields["ruleset"])
     return render_template("tables/table.html", page="tables", table_id=found.id, sheet=sheet,
-                           watching=watching, texts={**table_texts(), "boxes": {
+                           watching=watching, texts={"boxes": {
                                box.id: box.name for box in sheet.boxes}})

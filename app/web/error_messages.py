@@ -94,7 +94,7 @@ def api_error_messages() -> dict[str, str]:
         "not-your-match": _("You have no seat in this game."),
         "not-your-turn": _("It is not your turn yet."),
         "match-over": _("This game is over."),
-        "table-match": _("This game is played at its table: open the table's page."),
+        "table-match": _("This game is played at its table: open the table’s page."),
         "client-seed-required": _("Your first roll needs your client seed."),
         "invalid-client-seed": _("A client seed is 1 to 64 letters, digits or - . _ ~."),
         "client-seed-fixed": _("Your client seed is fixed since your first roll."),
@@ -107,7 +107,9 @@ def api_error_messages() -> dict[str, str]:
         # tables
         "table-not-found": _("No table has this id or code (or it ended long ago)."),
         "invalid-clock": _("The turn clock is a whole number of seconds from 3 to 600, or none."),
-        "invalid-seats": _("A table has 2 to 6 seats, each a friend, a player here or a bot."),
+        "invalid-seats": _(
+            "A table has 2 to 6 seats, each a friend, a player here or the computer."
+        ),
         "table-started": _("The table has started: watch it instead."),
         "table-full": _("Every seat of the table is taken."),
         "not-creator": _("Only the table’s creator starts it."),

@@ -3,14 +3,16 @@
 Placeholders are ``{name}``, filled in by ``static/js/i18n.js``. A sentence about a number is
 given in every plural form of the language (gettext's ``ngettext``), keyed by its CLDR plural
 category (``one``, ``other``…), and ``plural()`` in i18n.js picks the form with the browser's
-``Intl.PluralRules``: "1 point", "2 points"; in French "0 point" too.
+``Intl.PluralRules``: "1 point", "2 points"; in French "0 point" too. ``ordinal`` holds the
+forms of a rank by CLDR ordinal category ("1st", "2nd"; "1er", "2e"), ``levels`` the computer
+opponents' levels (``strategy.bots.LEVELS``) by name, which the templates read here too.
 """
 
 from collections.abc import Callable
 from functools import cache
 
 from babel import Locale
-from flask_babel import get_locale, ngettext
+from flask_babel import get_locale, ngettext, pgettext
 from flask_babel import gettext as _
 
 PLURAL_SAMPLES = range(0, 1000)
@@ -35,14 +37,29 @@ def plural_forms(sentence: Callable[[int], str]) -> dict[str, str]:
     }
 
 
+def level_names() -> dict[str, str]:
+    """The computer opponents' levels (``strategy.bots.LEVELS`` ids) in the reader's language."""
+    return {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard"),
+            "perfect": _("Perfect")}
+
+
+def ordinal_forms() -> dict[str, str]:
+    """A rank ``{n}`` by CLDR ordinal category; French uses two of English's four."""
+    return {"one": pgettext("ordinal one", "{n}st"), "two": pgettext("ordinal two", "{n}nd"),
+            "few": pgettext("ordinal few", "{n}rd"), "other": pgettext("ordinal other", "{n}th")}
+
+
 def script_messages() -> dict[str, str | dict[str, str]]:
     """Every string the browser scripts may show, in the request's language (a sentence about
     a number as its plural forms)."""
     return {
+        "ordinal": ordinal_forms(),
+        "levels": level_names(),
+        **table_messages(),
         # dice and rolls
         "die": _("Die {n}: {face}"),
+        "dieHeld": _("Die {n}: {face}, held"),
         "dieBlank": _("Die {n}: not rolled yet"),
-        "held": _("held"),
         "roll": _("Roll"),
         "rollsLeft": plural_forms(lambda n: ngettext("{n} roll left", "{n} rolls left", n)),
         "rollsLeftNone": _("No rolls left"),
@@ -147,8 +164,6 @@ def script_messages() -> dict[str, str | dict[str, str]]:
             "{n} checks failed. This game does not match what was published.",
             n,
         )),
-        "notRevealed": _("This date is not revealed yet. Come back after {time}."),
-        "notFound": _("No game found with this id."),
         "sourceLocal": _("Checked with the receipt and transcript saved on this device."),
         "sourcePublic": _("Checked with the game as published after the reveal."),
         "noLocalGames": _("No finished game saved on this device yet."),
@@ -225,11 +240,14 @@ def script_messages() -> dict[str, str | dict[str, str]]:
             "You scored {n} point.", "You scored {n} points.", n)),
         "youWon": _("You won!"),
         "youTiedFirst": _("You tied for first place: every player tied at the top wins."),
-        "youRanked": _("You finished number {rank} of {players}."),
+        "youRanked": _("You finished {rank} of {players}."),
         "rankRow": plural_forms(lambda n: ngettext("{name}: {n} point", "{name}: {n} points", n)),
-        "reviewLoss": _("You gave away {loss} points of expectation to perfect play."),
-        "reviewMistake": _("Turn {turn}, dice {dice}: you chose {chosen}, best was {best} "
-                           "({loss} points)."),
+        "reviewLoss": plural_forms(lambda n: ngettext(
+            "You gave away {n} point of expectation to perfect play.",
+            "You gave away {n} points of expectation to perfect play.", n)),
+        "reviewMistake": plural_forms(lambda n: ngettext(
+            "Turn {turn}, dice {dice}: you chose {chosen}, best was {best} ({n} point).",
+            "Turn {turn}, dice {dice}: you chose {chosen}, best was {best} ({n} points).", n)),
         "reviewComputing": _("The review is being computed; it will appear here in a moment."),
         "keepDice": _("keep {dice} and roll"),
         "keepNothing": _("nothing"),
@@ -238,6 +256,24 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "hintBoth": _("Best: {best} (expected final score {bestEv}). Next best: {next} "
                       "({nextEv})."),
         "hintOne": _("Best: {best} (expected final score {bestEv})."),
+        "checkSeat": _("{seat}: {check}"),
+        "check_match_format": _("Match format"),
+        "check_match_signature": _("Match signature"),
+        "check_match_epoch": _("Epoch of the match"),
+        "check_commitment": _("Server commitment"),
+        "check_commitment_shown": _("Commitment shown before the first roll"),
+        "check_your_client_seed": _("Your client seed"),
+        "check_transcripts": _("Every seat’s transcript"),
+        "check_finished": _("Every seat finished"),
+        "check_ranks": _("Ranks and winners"),
+        "check_receipt_version": _("Receipt version"),
+        "check_log_format": _("Log format"),
+        "check_log_signatures": _("Log signatures"),
+        "check_log_close": _("Log closed"),
+        "check_cosignatures": _("Witnesses’ cosignatures"),
+        "check_final_transcripts": _("Final transcripts"),
+        "check_saved_checkpoints": _("Saved checkpoints"),
+        "check_gossip": _("Fingerprint in the log"),
         "yesMark": _("passed"),
         "noMark": _("failed"),
         "skipMark": _("not checkable"),
@@ -282,4 +318,32 @@ def script_messages() -> dict[str, str | dict[str, str]]:
             "{fingerprint}. Your friend was shown another history, or the text was changed.",
             n,
         )),
+    }
+
+
+def table_messages() -> dict[str, str | dict[str, str]]:
+    """The sentences of a table's page (``static/js/table.js``)."""
+    return {
+        "tableWaiting": _("Waiting for every seat to be taken…"),
+        "tableReady": _("Every seat is taken: the creator can start."),
+        "tableYourTurn": _("Your turn: roll, hold, then choose a box."),
+        "tablePassTo": _("Pass the device to {name}: their turn."),
+        "tableTheirTurn": _("{name} is playing."),
+        "tableWatching": _("You are watching: the table is read-only. {name} is playing."),
+        "tableClock": _("{n} s left"),
+        "tableClockPlayed": _("The clock played for {name}."),
+        "tableEnded": _("The table is over."),
+        "tableWinners": plural_forms(lambda n: ngettext(
+            "Winner: {names}", "Winners (tied): {names}", n)),
+        "tableOpenSeat": _("open seat"),
+        "tableYou": _("(you)"),
+        "seatPoints": plural_forms(lambda n: ngettext("{n} point", "{n} points", n)),
+        "boxOffer": plural_forms(lambda n: ngettext("{name}: {n} point", "{name}: {n} points", n)),
+        "tableVerifying": _("Checking every roll in your browser…"),
+        "tableVerifyOk": _("{name}: ✓ every roll and box of this seat checks"),
+        "tableVerifyBad": _("{name}: ✗ a check failed: {detail}"),
+        "tableReview": plural_forms(lambda n: ngettext(
+            "Coach: {n} expected point given away", "Coach: {n} expected points given away", n)),
+        "tableReviewComputing": _("Coach: the review is being computed…"),
+        "tableReconnecting": _("Reconnecting…"),
     }

@@ -19,13 +19,13 @@ from flask import (
     send_file,
     send_from_directory,
 )
-from flask_babel import format_date, format_datetime
+from flask_babel import format_date, format_datetime, ngettext
 from flask_babel import gettext as _
 
 from app.ledger.days import CLOSED, OPEN, REVEALED, UPCOMING
 from app.web.error_messages import api_error_messages
 from app.web.locale import LANGUAGES
-from app.web.messages import script_messages
+from app.web.messages import plural_forms, script_messages
 from app.web.sheets_view import daily_sheets, is_daily, language, sheet_view
 from fairness import parse_date
 from fairness.sheets import ANY_DAILY_RULESETS
@@ -107,6 +107,49 @@ def home():
     return render_template("home.html", page="home", sheets=daily_sheets())
 
 
+def verify_messages() -> dict[str, str | dict[str, str]]:
+    """The Verify page's own sentences (verify-page.js adds them to the script messages):
+    what it says about an id it cannot verify, and how its counts compare with verify.py's."""
+    return {
+        "idMissing": _("Type a game’s id or link, or choose a game saved on this device."),
+        "idMalformed": _(
+            "“{text}” is not a game’s id or link. A game’s id is 32 characters, digits 0–9 and "
+            "letters a–f, as in the address its Verify link opens."
+        ),
+        "idUnknown": _("No game on this site has the id {id}. Check that it was copied whole."),
+        "idMatch": _(
+            "This is a practice game or a game against the computer, not a daily game: its own "
+            "page checks its dice once it ends."
+        ),
+        "idTable": _(
+            "This is a game at a table, not a daily game: the table’s page checks every seat’s "
+            "dice once the game ends."
+        ),
+        "idMatchScript": _("Outside the browser: {command}"),
+        "openMatch": _("Open this game"),
+        "idLogLine": _(
+            "This is the log line of a shared result, not a game’s id: paste the whole result "
+            "under “Check a friend’s result”, below."
+        ),
+        "idNotRevealed": _(
+            "This {sheet} game of {date} is not revealed yet: it can be verified after {time}."
+        ),
+        "sameAsScript": plural_forms(lambda n: ngettext(
+            "verify.py makes the same {n} check for this game: {command}",
+            "verify.py makes the same {n} checks for this game: {command}", n,
+        )),
+        "logChecks": plural_forms(lambda n: ngettext(
+            "And {n} check of the day’s log: this game is in it",
+            "And {n} checks of the day’s log: this game is in it", n,
+        )),
+        "logScript": _(
+            "verify.py makes these in its log mode, with the checks of the whole log: {command}"
+        ),
+        "sumLogOk": _("Your game is in the day’s signed log of finished games."),
+        "sumLogBad": _("Your game is not where it should be in the day’s signed log."),
+    }
+
+
 @bp.get("/verify")
 def verify():
     """Recompute a game in the browser from published data only (fairness.js)."""
@@ -116,6 +159,7 @@ def verify():
         page="verify",
         sheet_names={sheet.id: sheet.name for sheet in sheets},
         box_names={box.id: box.name for sheet in sheets for box in sheet.boxes},
+        page_messages=verify_messages(),
     )
 
 

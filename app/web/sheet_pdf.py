@@ -18,6 +18,14 @@ TOTAL_STYLE = FontFace(emphasis="BOLD", fill_color=(235, 235, 235))
 NOTES_HEIGHT = 24  # mm kept under the table for the notes
 TALLEST_ROW = 10  # mm: room enough to write a score by hand
 SHORTEST_ROW = 4  # mm: one line of 8 pt text
+# The core font has no narrow no-break space (French puts one before ":"), no curly apostrophe
+# and no minus sign: their nearest Latin-1 characters.
+LATIN_1 = str.maketrans({"\u202f": "\u00a0", "\u2019": "'", "\u2212": "-"})
+
+
+def printable(text: str) -> str:
+    """``text`` in the core font's Latin-1."""
+    return text.translate(LATIN_1)
 
 
 def sheet_pdf(sheet: SheetView, paper: str) -> bytes:
@@ -57,7 +65,8 @@ def _heading(pdf: FPDF, sheet: SheetView) -> None:
     pdf.set_font(FONT, "B", 16)
     pdf.cell(0, 8, f"{sheet.name} · Yacht Daily", new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(FONT, "", 9)
-    pdf.cell(0, 6, _("Date: ____________    Place: ____________"), new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(0, 6, printable(_("Date: ____________    Place: ____________")), new_x="LMARGIN",
+             new_y="NEXT")
     pdf.ln(2)
 
 
@@ -81,10 +90,10 @@ def _table(pdf: FPDF, sheet: SheetView, tallest_row: float) -> None:
         padding=(0.8, 1),
     ) as table:
         head = table.row()
-        head.cell(_("Box"), rowspan=2 if columns > 1 else 1)
-        head.cell(_("Rule"), rowspan=2 if columns > 1 else 1)
+        head.cell(printable(_("Box")), rowspan=2 if columns > 1 else 1)
+        head.cell(printable(_("Rule")), rowspan=2 if columns > 1 else 1)
         for player in range(1, PLAYERS + 1):
-            head.cell(_("Player %(number)s", number=player), colspan=columns)
+            head.cell(printable(_("Player %(number)s", number=player)), colspan=columns)
         if columns > 1:
             multipliers = table.row()
             for _player in range(PLAYERS):
@@ -99,15 +108,14 @@ def _table(pdf: FPDF, sheet: SheetView, tallest_row: float) -> None:
             _row(table, box.name, box.rule, columns)
         if sheet.extra_bonus:
             _row(table, _("Extra bonus"), _extra_rule(sheet), columns, TOTAL_STYLE)
-        _row(table, _("Total"), _("Upper total, bonus and every box below"), columns,
-             TOTAL_STYLE)
+        _row(table, _("Total"), _total_rule(sheet), columns, TOTAL_STYLE)
 
 
 def _row(table, name: str, rule: str, columns: int, style: FontFace | None = None) -> None:
     """One line of the sheet: its name, its rule and an empty box per player (and column)."""
     row = table.row(style=style)
-    row.cell(name)
-    row.cell(rule)
+    row.cell(printable(name))
+    row.cell(printable(rule))
     for _cell in range(PLAYERS * columns):
         row.cell("")
 
@@ -119,6 +127,13 @@ def _bonus_rule(sheet: SheetView) -> str:
                  bonus=sheet.upper_bonus, threshold=sheet.bonus_threshold)
     return _("+%(bonus)s once the upper boxes total %(threshold)s or more",
              bonus=sheet.upper_bonus, threshold=sheet.bonus_threshold)
+
+
+def _total_rule(sheet: SheetView) -> str:
+    """What the total adds up, naming the upper bonus only on a sheet that has one."""
+    if sheet.upper_bonus:
+        return _("Upper total, bonus and every box below")
+    return _("Upper total and every box below")
 
 
 def _extra_rule(sheet: SheetView) -> str:
@@ -144,4 +159,4 @@ def _notes(pdf: FPDF, sheet: SheetView) -> None:
                        "its number box if free, else in a free lower box at full value, else 0 "
                        "in an upper box."))
     for note in notes:
-        pdf.multi_cell(0, 4, note, new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 4, printable(note), new_x="LMARGIN", new_y="NEXT")

@@ -1,5 +1,8 @@
-"""The sheets as the pages show them: names and rules in the reader's language."""
+"""The sheets as the pages show them: names and rules in the reader's language, set in its
+typography (the sheets' own texts, which the API serves as they are, put a plain space before a
+French colon)."""
 
+import re
 from dataclasses import dataclass
 
 from flask_babel import get_locale
@@ -67,6 +70,20 @@ class SheetView:
         return tuple(row for row in self.rows if row.section == LOWER)
 
 
+FRENCH_SPACE_BEFORE = re.compile(r"[ \u00a0]+([:;!?»])")
+FRENCH_SPACE_AFTER = re.compile(r"«[ \u00a0]+")
+NARROW_NO_BREAK_SPACE = "\u202f"
+
+
+def typeset(text: str, lang: str) -> str:
+    """``text`` with the spaces ``lang`` sets: in French, a narrow no-break space before
+    ``: ; ! ? »`` and after ``«``."""
+    if lang != "fr":
+        return text
+    text = FRENCH_SPACE_BEFORE.sub(NARROW_NO_BREAK_SPACE + r"\1", text)
+    return FRENCH_SPACE_AFTER.sub("«" + NARROW_NO_BREAK_SPACE, text)
+
+
 def language() -> str:
     """The two-letter language of the current request."""
     return get_locale().language
@@ -74,7 +91,8 @@ def language() -> str:
 
 def _box_views(categories, lang: str) -> tuple[BoxView, ...]:
     """Boxes named and explained in ``lang``."""
-    return tuple(BoxView(box.id, box.section, box.names[lang], box.rule[lang])
+    return tuple(BoxView(box.id, box.section, typeset(box.names[lang], lang),
+                         typeset(box.rule[lang], lang))
                  for box in categories)
 
 

@@ -24,7 +24,7 @@ PHONE_390 = {"width": 390, "height": 844}
 PLAY_DATE = "2026-03-10"
 PAST_DATE = "2026-03-05"
 SETTINGS = [("en-GB", DESKTOP), ("fr-FR", PHONE_390)]
-NBSP = "\u00a0"
+NBSP = "\u202f"  # French narrow no-break space before : ; ! ?
 HEADER_LINKS = 9  # the main menu of app/web/pages.py nav_items(), "My record" included
 
 

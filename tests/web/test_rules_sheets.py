@@ -5,6 +5,7 @@ import html
 
 import pytest
 
+from app.web.sheets_view import typeset
 from fairness import DAILY_RULESETS, RULESETS
 
 
@@ -17,7 +18,8 @@ def test_each_sheet_has_its_rules_page(client, ruleset, language):
     sheet = RULESETS[ruleset]
     assert sheet.names[language] in page
     for box in sheet.column_boxes or sheet.categories:
-        assert f"<th scope=\"row\">{box.names[language]}</th><td>{box.rule[language]}</td>" in page
+        name, rule = typeset(box.names[language], language), typeset(box.rule[language], language)
+        assert f"<th scope=\"row\">{name}</th><td>{rule}</td>" in page
     assert f"/sheets/{ruleset}.pdf?paper=a4" in page
     assert (f'href="/play/{ruleset}"' in page) == (ruleset in DAILY_RULESETS)
 

@@ -32,8 +32,8 @@ def test_before_the_reveal_the_time_is_given_in_utc_as_on_the_ledger(browser, we
         "challenges"][0]["reveal_at"]
     hour = int(reveal_at[11:13]) % 12 or 12
     page.goto(f"/verify?game={finished_game['id']}")
-    verdict = page.locator("[data-verdict]")
-    expect(verdict).to_contain_text(re.compile(rf"\b{hour}:{reveal_at[14:16]}:00\s?[AP]M UTC"))
+    said = page.locator("#game-id-message")
+    expect(said).to_contain_text(re.compile(rf"\b{hour}:{reveal_at[14:16]}:00\s?[AP]M UTC"))
     page.goto("/ledger")
     expect(page.locator("main")).to_contain_text("UTC")
     context.close()

@@ -1,6 +1,6 @@
 // A small client for the JSON API (docs/api.md): JSON in and out, typed errors, safe retries.
 
-import { apiErrorMessage, t } from "./i18n.js";
+import { apiErrorMessage, t, typeset } from "./i18n.js";
 
 const BASE = "/api/v1";
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
@@ -20,7 +20,7 @@ const BUSY_FALLBACK = "The server is busy; trying again in a moment…";
 export class ApiError extends Error {
   constructor(status, code, message, body, retryAfterSeconds = null) {
     const translated = apiErrorMessage(code);
-    super(translated ?? message);
+    super(translated ?? typeset(message));
     this.status = status;
     this.code = code;
     this.body = body;

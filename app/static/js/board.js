@@ -30,8 +30,9 @@ export function showDice(parts, dice, holds, holdable) {
     button.setAttribute("aria-pressed", String(held));
     button.disabled = !dice;
     button.setAttribute("aria-disabled", String(!holdable));
-    const label = face ? t("die", { n: position + 1, face }) : t("dieBlank", { n: position + 1 });
-    button.setAttribute("aria-label", held ? `${label}, ${t("held")}` : label);
+    const n = position + 1;
+    const label = !face ? t("dieBlank", { n }) : t(held ? "dieHeld" : "die", { n, face });
+    button.setAttribute("aria-label", label);
   });
 }
 

@@ -1,7 +1,10 @@
 // The detail lines of the verification checks in the page language, from one catalogue
 // (static/data/check-texts.json) that every verifier's English text is matched against:
 // fairness/audit, verify.py and fairness.js write the same English lines, and the page reads
-// each line's values out of it and writes them into the reader's language.
+// each line's values out of it and writes them into the reader's language. The checks' names
+// are in the page's messages (`check_<name>`).
+
+import { t } from "./i18n.js";
 
 const PLACEHOLDER = /\{(\*?)(\w+)\}/g;
 
@@ -68,6 +71,29 @@ export function detailTranslator(catalogue, lang) {
     }
     return complete(text) ?? text.split("; ").map((part) => one(part) ?? part).join("; ");
   };
+}
+
+/**
+ * A check's name in the page language: "roll 3" → "Roll 4", "box ones" → "Box Ones" (by
+ * `boxNames`), "seat 1 total" → "<seatName(1)>: Total"; a name without a message stays as it is.
+ */
+export function checkLabel(name, { boxNames = {}, seatName = (index) => String(index) } = {}) {
+  const seat = /^seat (\d+) (.+)$/.exec(name);
+  if (seat) {
+    return t("checkSeat", { seat: seatName(Number(seat[1])),
+      check: checkLabel(seat[2], { boxNames, seatName }) });
+  }
+  const numbered = /^(roll|action) (\d+)$/.exec(name);
+  if (numbered) {
+    return t(numbered[1] === "roll" ? "checkRoll" : "checkAction", { n: Number(numbered[2]) + 1 });
+  }
+  const box = /^box (.+)$/.exec(name);
+  if (box) {
+    return t("checkBox", { box: boxNames[box[1]] ?? box[1] });
+  }
+  const key = `check_${name.replaceAll(" ", "_")}`;
+  const label = t(key);
+  return label === key ? name : label;
 }
 
 const CATALOGUE = new URL("../data/check-texts.json", import.meta.url);

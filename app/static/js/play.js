@@ -10,7 +10,7 @@ import {
   showStatus,
 } from "./board.js";
 import { isIsoDate, localDate, localTime, longDate, msUntilTomorrow, spokenDuration } from "./dates.js";
-import { language, lossText, plural, t } from "./i18n.js";
+import { language, listText, lossTenths, plural, t, typeset } from "./i18n.js";
 import { setUpSharing } from "./share.js";
 import { clearHolds, loadHolds, playerName, saveGame, saveHolds } from "./store.js";
 
@@ -119,7 +119,7 @@ function guidance() {
     return t("turnStart", { turn: game.turn, turns: game.turns });
   }
   if (game.restriction) {
-    return game.restriction.message;
+    return typeset(game.restriction.message);
   }
   return game.rolls_left > 0 ? t("afterRoll") : t("lastRoll");
 }
@@ -180,7 +180,7 @@ function showSkill() {
   };
   getComputed(path, showComputing)
     .then((review) => {
-      line.textContent = line.dataset.text.replace("{loss}", lossText(review.loss));
+      line.textContent = plural("reviewLoss", lossTenths(review.loss), {}, { digits: 1 });
       line.hidden = false;
     })
     .catch(showComputing);
@@ -373,7 +373,7 @@ async function roll() {
   if (before && game.dice) {
     tumble(previousDice, heldBefore);
     const left = game.rolls_left;
-    const rolled = t("rolled", { dice: game.dice.join(", ") });
+    const rolled = t("rolled", { dice: listText(game.dice) });
     const leftText = left === 0 ? t("rollsLeftNone") : plural("rollsLeft", left);
     if (!game.restriction) {
       message = { text: `${rolled} ${leftText}.`, kind: "" };

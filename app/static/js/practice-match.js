@@ -10,9 +10,11 @@ import {
   NO_HOLD, boardParts, describe, listenToKeys, showDice, showRollButton,
   showSheet, showStatus,
 } from "./board.js";
-import { loadDetailTranslator } from "./check-texts.js";
+import { checkLabel, loadDetailTranslator } from "./check-texts.js";
 import { verifyMatchInLedger } from "./fairness.js";
-import { language, lossText, plural, t } from "./i18n.js";
+import {
+  formatDecimal, language, listText, lossTenths, ordinal, plural, t, typeset,
+} from "./i18n.js";
 import { chosenClientSeed, randomClientSeed } from "./practice-seed.js";
 import { noteClientSeed, saveMatch, savedMatch } from "./practice-store.js";
 
@@ -132,7 +134,7 @@ function guidance() {
     return t("turnStart", { turn: Object.keys(mine().boxes).length + 1, turns: match.rounds });
   }
   if (match.play?.restriction) {
-    return match.play.restriction.message;
+    return typeset(match.play.restriction.message);
   }
   return mine().rolls_left > 0 ? t("afterRoll") : t("lastRoll");
 }
@@ -171,7 +173,7 @@ function pause(ms) {
 function describeBotAction(seat, entry) {
   const name = seatName(seat);
   if (entry.action === "roll") {
-    return t("botRolled", { name, dice: entry.dice.join(" ") });
+    return t("botRolled", { name, dice: listText(entry.dice) });
   }
   return plural("botScored", entry.points, { name, box: boxNames[entry.category] ?? entry.category });
 }
@@ -225,7 +227,7 @@ function ordinalOutcome() {
   if (rank === 1) {
     return tied ? t("youTiedFirst") : t("youWon");
   }
-  return t("youRanked", { rank, players: match.seats.length });
+  return t("youRanked", { rank: ordinal(rank), players: match.seats.length });
 }
 
 function showEnd({ focus }) {
@@ -263,15 +265,15 @@ async function showReview() {
     const review = await getComputed(`/matches/${encodeURIComponent(matchId)}/review`,
       showComputing);
     section.querySelector("[data-review-headline]").textContent =
-      t("reviewLoss", { loss: lossText(review.loss) });
+      plural("reviewLoss", lossTenths(review.loss), {}, { digits: 1 });
     const mistakes = review.decisions.filter((decision) => decision.loss > 0.05)
       .sort((a, b) => b.loss - a.loss).slice(0, MISTAKES_SHOWN);
     section.querySelector("[data-review-mistakes]").replaceChildren(...mistakes.map((decision) => {
       const item = document.createElement("li");
-      item.textContent = t("reviewMistake", {
+      item.textContent = plural("reviewMistake", decision.loss, {
         turn: decision.turn, dice: decision.dice.join(" "), chosen: choiceText(decision.chosen),
-        best: choiceText(decision.best), loss: decision.loss.toFixed(1),
-      });
+        best: choiceText(decision.best),
+      }, { digits: 1 });
       return item;
     }));
     section.hidden = false;
@@ -312,7 +314,8 @@ async function verify() {
     mark.setAttribute("aria-label", t(state === "ok" ? "yesMark" : state === "fail" ? "noMark" : "skipMark"));
     const name = document.createElement("span");
     name.className = "check-name";
-    name.textContent = check.name;
+    name.textContent = checkLabel(check.name, { boxNames,
+      seatName: (index) => seatName(match.seats[index]) });
     const detail = document.createElement("span");
     detail.className = "detail";
     detail.textContent = translate(check.detail);
@@ -405,7 +408,7 @@ async function roll() {
     if (body.client_seed) {
       noteClientSeed(matchId, body.client_seed);
     }
-    message = { text: t("rolled", { dice: mine().dice.join(", ") }), kind: "" };
+    message = { text: t("rolled", { dice: listText(mine().dice) }), kind: "" };
     renderStatus();
     message = { text: "", kind: "" };
   }
@@ -427,9 +430,9 @@ async function hint() {
     const best = found.best;
     const runnerUp = found.runner_up;
     hintText.textContent = runnerUp
-      ? t("hintBoth", { best: choiceText(best), bestEv: best.expected.toFixed(1),
-        next: choiceText(runnerUp), nextEv: runnerUp.expected.toFixed(1) })
-      : t("hintOne", { best: choiceText(best), bestEv: best.expected.toFixed(1) });
+      ? t("hintBoth", { best: choiceText(best), bestEv: formatDecimal(best.expected, 1),
+        next: choiceText(runnerUp), nextEv: formatDecimal(runnerUp.expected, 1) })
+      : t("hintOne", { best: choiceText(best), bestEv: formatDecimal(best.expected, 1) });
   } catch (error) {
     hintText.textContent = describe(error);
   }

@@ -8,12 +8,13 @@
 
 import { errorText, getComputed, getJson, postJson } from "./api.js";
 import { ROLLS_PER_TURN } from "./fairness.js";
-import { lossText, plural } from "./i18n.js";
+import { loadDetailTranslator } from "./check-texts.js";
+import { language, levelName, listText, lossTenths, ordinal, plural, t } from "./i18n.js";
 
 const root = document.querySelector("[data-table]");
 const tableId = root.dataset.table;
 const watching = root.dataset.watching === "true";
-const texts = JSON.parse(document.getElementById("table-texts").textContent);
+const boxNames = JSON.parse(document.getElementById("table-texts").textContent).boxes;
 const $ = (selector) => root.querySelector(selector);
 const dice = [...root.querySelectorAll("[data-die]")];
 // A stream the server refused (past its caps on live streams: 429 or 503) is asked for again
@@ -32,10 +33,6 @@ let acting = 0; // this page's actions whose answer has not come yet
 let verified = null;
 let streamPauses = 0; // refusals in a row of this page's event stream
 
-function say(key, values = {}) {
-  return (texts[key] || key).replace(/%\((\w+)\)s/g, (_, name) => String(values[name] ?? ""));
-}
-
 function randomSeed() {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -45,8 +42,12 @@ function status(text) {
   $("[data-table-status]").textContent = text;
 }
 
+// A bot's seat by its level in the page language ("Computer 1 (Easy)"), as the match page
+// names it; a person's by the name they gave.
 function seatName(index) {
-  return table.seats[index].name || say("open");
+  const seat = table.seats[index];
+  if (seat.kind === "bot") return t("botName", { n: index, level: levelName(seat.bot) });
+  return seat.name || t("tableOpenSeat");
 }
 
 function myTurn() {
@@ -139,7 +140,7 @@ async function refresh() {
       pending = true; // sent before our own write landed (perhaps without its cookie yet)
     }
   } catch (error) {
-    status(say("error", { message: errorText(error) }));
+    status(t("errorServer", { message: errorText(error) }));
   } finally {
     busy = false;
   }
@@ -162,7 +163,7 @@ function renderLobby() {
   if (!form.hidden && !$("[data-join-seed]").value) $("[data-join-seed]").value = randomSeed();
   const full = table.seats.every((seat) => seat.taken);
   $("[data-start]").hidden = !table.creator || !full;
-  status(full ? say("ready") : say("waiting"));
+  status(full ? t("tableReady") : t("tableWaiting"));
 }
 
 function renderSeats() {
@@ -174,10 +175,9 @@ function renderSeats() {
     item.dataset.seat = seat.seat;
     const played = match ? match.seats[seat.seat] : null;
     const parts = [seatName(seat.seat)];
-    if (seat.kind === "bot") parts.push(`(${say("bot")} ${seat.bot})`);
-    if (table.you.includes(seat.seat)) parts.push(`(${say("you")})`);
-    if (played) parts.push(say("points", { points: played.totals.total }));
-    if (match && match.ranks) parts.push(say("rank", { rank: match.ranks[seat.seat] }));
+    if (table.you.includes(seat.seat)) parts.push(t("tableYou"));
+    if (played) parts.push(plural("seatPoints", played.totals.total));
+    if (match && match.ranks) parts.push(ordinal(match.ranks[seat.seat]));
     if (played && played.dice && match.turn === seat.seat) parts.push(played.dice.join(" "));
     item.textContent = parts.join(" · ");
     if (match && match.turn === seat.seat) item.setAttribute("aria-current", "true");
@@ -193,7 +193,7 @@ function renderBoard() {
   const seat = match.seats[match.turn];
   const passing = table.you.length > 1;
   $("[data-board-seat]").textContent = passing
-    ? say("passTo", { name: seat.name }) : say("yourTurn");
+    ? t("tablePassTo", { name: seat.name }) : t("tableYourTurn");
   dice.forEach((button, position) => {
     const face = seat.dice ? seat.dice[position] : 0;
     button.dataset.face = String(face);
@@ -202,7 +202,8 @@ function renderBoard() {
     button.classList.toggle("held", hold[position]);
   });
   $("[data-roll]").disabled = seat.rolls_left === 0;
-  $("[data-rolls-left]").textContent = say("rollsLeft", { count: seat.rolls_left });
+  $("[data-rolls-left]").textContent = seat.rolls_left === 0 ? t("rollsLeftNone")
+    : plural("rollsLeft", seat.rolls_left);
   const boxes = $("[data-boxes]");
   boxes.replaceChildren();
   for (const box of match.play ? match.play.allowed : []) {
@@ -211,7 +212,8 @@ function renderBoard() {
     button.type = "button";
     button.className = "box";
     button.dataset.box = box;
-    button.textContent = `${texts.boxes[box] || box}: ${match.play.previews[box]}`;
+    button.textContent = plural("boxOffer", match.play.previews[box],
+      { name: boxNames[box] || box });
     button.addEventListener("click", () => act("score", { category: box }));
     item.append(button);
     boxes.append(item);
@@ -222,13 +224,12 @@ function renderTurnStatus() {
   const match = table.match;
   if (!match || table.status === "waiting") return;
   if (match.status !== "playing") {
-    status(say("ended"));
+    status(t("tableEnded"));
   } else if (myTurn()) {
-    status(table.you.length > 1 ? say("passTo", { name: match.seats[match.turn].name })
-      : say("yourTurn"));
+    status(table.you.length > 1 ? t("tablePassTo", { name: match.seats[match.turn].name })
+      : t("tableYourTurn"));
   } else {
-    status(watching ? `${say("spectator")} ${say("theirTurn", { name: seatName(match.turn) })}`
-      : say("theirTurn", { name: seatName(match.turn) }));
+    status(t(watching ? "tableWatching" : "tableTheirTurn", { name: seatName(match.turn) }));
   }
 }
 
@@ -238,8 +239,8 @@ function renderEnd() {
   $("[data-end]").hidden = !ended;
   if (!ended) return;
   const winners = match.result ? match.result.winners : [];
-  const names = winners.map((index) => seatName(index)).join(", ");
-  $("[data-winners]").textContent = say(winners.length > 1 ? "winners" : "winner", { names });
+  const names = listText(winners.map((index) => seatName(index)));
+  $("[data-winners]").textContent = plural("tableWinners", winners.length, { names });
   const ranks = $("[data-ranks]");
   if (ranks.childElementCount === 0) {
     const order = match.seats.map((seat) => seat.seat)
@@ -247,13 +248,14 @@ function renderEnd() {
     for (const index of order) {
       const item = document.createElement("li");
       item.dataset.rankSeat = index;
+      item.value = match.ranks[index]; // the list's number is the rank: tied seats share it
       const line = document.createElement("span");
       line.dataset.rankLine = index;
-      line.textContent = `${say("rank", { rank: match.ranks[index] })} ${seatName(index)} · `
-        + say("points", { points: match.seats[index].totals.total });
+      line.textContent = plural("rankRow", match.seats[index].totals.total,
+        { name: seatName(index) });
       const review = document.createElement("span");
       review.dataset.review = index;
-      item.append(line, " ", review);
+      item.append(line, " · ", review);
       ranks.append(item);
     }
     loadReviews(match);
@@ -265,9 +267,9 @@ async function loadReviews(match) {
     const line = root.querySelector(`[data-review="${seat.seat}"]`);
     try {
       const review = await getComputed(`/matches/${match.id}/review?seat=${seat.seat}`, () => {
-        line.textContent = say("reviewComputing");
+        line.textContent = t("tableReviewComputing");
       });
-      line.textContent = say("review", { lost: lossText(review.loss) });
+      line.textContent = plural("tableReview", lossTenths(review.loss), {}, { digits: 1 });
     } catch {
       line.textContent = ""; // no coach for now: the ranks stand without it
     }
@@ -280,7 +282,7 @@ function renderClock() {
   clock.hidden = deadline === null || !playing;
   if (!clock.hidden) {
     const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
-    clock.textContent = say("clock", { seconds: left });
+    clock.textContent = t("tableClock", { n: left });
   }
 }
 
@@ -312,10 +314,11 @@ async function act(action, body) {
 async function verify() {
   const results = $("[data-verify-results]");
   results.replaceChildren();
-  status(say("verifying"));
+  status(t("tableVerifying"));
   const fairness = await import(root.dataset.fairness);
   const ledger = await getJson("/ledger");
   const checks = await fairness.verifyMatchInLedger(ledger, { match: table.match });
+  const translate = await loadDetailTranslator(language());
   const shared = checks.filter((check) => !/^seat \d+ /.test(check.name));
   const sharedOk = shared.every((check) => check.ok !== false);
   verified = table.match.seats.map((seat) => {
@@ -327,11 +330,12 @@ async function verify() {
     const item = document.createElement("li");
     item.dataset.verifySeat = outcome.seat;
     item.dataset.ok = String(outcome.ok);
-    item.textContent = `${seatName(outcome.seat)}: ${outcome.ok ? say("verifyOk")
-      : say("verifyBad", { detail: outcome.failed ? outcome.failed.detail : "" })}`;
+    item.textContent = outcome.ok ? t("tableVerifyOk", { name: seatName(outcome.seat) })
+      : t("tableVerifyBad", { name: seatName(outcome.seat),
+        detail: outcome.failed ? translate(outcome.failed.detail) : "" });
     results.append(item);
   }
-  status(say("ended"));
+  status(t("tableEnded"));
 }
 
 function listen() {
@@ -354,7 +358,7 @@ function listen() {
     if (!applyActions(data)) return refresh();
     render();
     if (data.by === "clock" && data.actions.length) {
-      status(say("clockPlayed", { name: seatName(data.actions[0].seat) }));
+      status(t("tableClockPlayed", { name: seatName(data.actions[0].seat) }));
     }
   });
   source.addEventListener("ended", () => {
@@ -366,7 +370,7 @@ function listen() {
   });
   source.addEventListener("error", () => {
     if (source.readyState !== EventSource.CLOSED) {
-      status(say("reconnecting")); // the browser reconnects by itself
+      status(t("tableReconnecting")); // the browser reconnects by itself
       return;
     }
     pauseListening(); // refused (or not a stream): the browser gave up on it

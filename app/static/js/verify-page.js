@@ -1,12 +1,16 @@
 // The Verify page: recompute a game in this browser with fairness.js, from published data
 // (the ledger, the revealed seed, the inclusion proof) and the receipt and transcript saved on
-// this device when there are any. No verdict of the server is used.
+// this device when there are any. No verdict of the server is used. It counts a game's checks
+// as verify.py's game mode does (fairness.js verifyGame = fairness/audit check_game); a v2
+// game's place in its day's log, which verify.py checks in its log mode, is counted apart.
+// What cannot be verified (no id, not an id, an id the server does not know, a date not
+// revealed yet) is said next to the field it came from, and nothing else on the page changes.
 
 import { ApiError, errorText, getJson } from "./api.js";
-import { loadDetailTranslator } from "./check-texts.js";
+import { checkLabel, loadDetailTranslator } from "./check-texts.js";
 import { longDate, utcTime } from "./dates.js";
-import { RECEIPT_V2_TYPE, verifyGame, verifyReceiptInLog } from "./fairness.js";
-import { language, plural, t } from "./i18n.js";
+import { findGossipLine, RECEIPT_V2_TYPE, verifyGame, verifyReceiptInLog } from "./fairness.js";
+import { language, messages, plural, t } from "./i18n.js";
 import { savedGame, savedGames } from "./store.js";
 
 const form = document.querySelector("[data-verify-form]");
@@ -19,8 +23,17 @@ const source = output.querySelector("[data-source]");
 const list = output.querySelector("[data-checks]");
 const summary = output.querySelector("[data-summary]");
 const allChecks = output.querySelector("[data-all-checks]");
+const logChecks = output.querySelector("[data-log-checks]");
 const lang = language();
-const GAME_ID = /[0-9a-f]{32}/i;
+// A game's (or a match's) id: 32 hexadecimal digits, not part of a longer run of them.
+const HEX_ID = /(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])/i;
+const MATCH_LINK = /\/(practice|matches)\/[0-9a-f]{32}/i;
+const TABLE_LINK = /\/(tables|t)\/[\w-]+/i;
+const LOG_LINE = /\blog \d{4}-\d{2}-\d{2}\//;
+const MALFORMED_SHOWN = 40; // characters of a malformed entry quoted back to the reader
+
+// The page's own sentences (#verify-messages) join the script messages t() and plural() read.
+Object.assign(messages(), JSON.parse(document.getElementById("verify-messages").textContent));
 
 const sheetNames = JSON.parse(document.getElementById("sheet-names").textContent);
 const boxNames = JSON.parse(document.getElementById("box-names").textContent);
@@ -30,27 +43,13 @@ function sheetName(ruleset) {
   return sheetNames[ruleset] ?? ruleset;
 }
 
-/** A check's name in the page language: "roll 3" → "Lancer 3", "box ones" → "Case As". */
-function checkLabel(name) {
-  const numbered = /^(roll|action) (\d+)$/.exec(name);
-  if (numbered) {
-    return t(numbered[1] === "roll" ? "checkRoll" : "checkAction", { n: Number(numbered[2]) + 1 });
-  }
-  const box = /^box (.+)$/.exec(name);
-  if (box) {
-    return t("checkBox", { box: boxNames[box[1]] ?? box[1] });
-  }
-  const key = `check_${name.replaceAll(" ", "_")}`;
-  const label = t(key);
-  return label === key ? name : label;
-}
-
 function fillLocalGames() {
   const games = Object.values(savedGames()).sort((a, b) => (a.date < b.date ? 1 : -1));
   for (const game of games) {
     const option = document.createElement("option");
     option.value = game.id;
-    option.textContent = `${longDate(game.date, lang)} · ${sheetName(game.ruleset)} · ${game.total}`;
+    option.textContent =
+      `${longDate(game.date, lang)} · ${sheetName(game.ruleset)} · ${game.total}`;
     localSelect.append(option);
   }
   if (games.length === 0) {
@@ -59,6 +58,7 @@ function fillLocalGames() {
   }
 }
 
+/** Say `text` in the verdict; the checks of a game verified before are taken away. */
 function showMessage(text, kind) {
   output.hidden = false;
   verdict.className = `verdict ${kind}`;
@@ -66,6 +66,101 @@ function showMessage(text, kind) {
   list.replaceChildren();
   summary.hidden = true;
   allChecks.hidden = true;
+  logChecks.hidden = true;
+}
+
+/** The message paragraph under `control` (the id field or the saved games' list). */
+function messageOf(control) {
+  return form.querySelector(`[data-field-message="${control.id}"]`);
+}
+
+/** Take every field's message away. */
+function clearFieldMessages() {
+  for (const control of [gameInput, localSelect]) {
+    const message = messageOf(control);
+    message.hidden = true;
+    message.replaceChildren();
+    message.classList.remove("form-error");
+    control.removeAttribute("aria-invalid");
+    control.removeAttribute("aria-describedby");
+  }
+}
+
+/**
+ * Say `parts` (text and elements) under `control`: an error marks the field invalid and, when
+ * `focus` (the reader asked from the form), keeps the focus in it; a status only informs.
+ */
+function sayAt(control, parts, { error = true, focus = false } = {}) {
+  clearFieldMessages();
+  const message = messageOf(control);
+  message.replaceChildren(...parts);
+  message.classList.toggle("form-error", error);
+  message.hidden = false;
+  control.setAttribute("aria-describedby", message.id);
+  if (error) {
+    control.setAttribute("aria-invalid", "true");
+    if (focus) {
+      control.focus();
+    }
+  }
+}
+
+/** A message's text with `{command}` written as code. */
+function withCommand(text, command) {
+  const [before, after = ""] = text.split("{command}");
+  const code = document.createElement("code");
+  code.className = "mono";
+  code.textContent = command;
+  return [before, code, after];
+}
+
+/** A link to `href` reading `text`. */
+function link(href, text) {
+  const anchor = document.createElement("a");
+  anchor.href = href;
+  anchor.textContent = text;
+  return anchor;
+}
+
+/**
+ * What the reader asked for: {kind: "game" | "match", id}, or what makes it no game's id:
+ * {kind: "missing" | "log" | "table"} or {kind: "malformed", text}.
+ */
+function readRequest(text) {
+  const typed = text.trim();
+  if (!typed) {
+    return { kind: "missing" };
+  }
+  if (findGossipLine(typed) || LOG_LINE.test(typed)) {
+    return { kind: "log" };
+  }
+  if (TABLE_LINK.test(typed)) {
+    return { kind: "table" };
+  }
+  const id = HEX_ID.exec(typed);
+  if (!id) {
+    const shown = typed.length > MALFORMED_SHOWN ? `${typed.slice(0, MALFORMED_SHOWN)}…` : typed;
+    return { kind: "malformed", text: shown };
+  }
+  return { kind: MATCH_LINK.test(typed) ? "match" : "game", id: id[0].toLowerCase() };
+}
+
+/** Tell what the match `id` is and where it is checked; say the id is unknown if it is not. */
+async function sayMatch(id, control, focus) {
+  let match;
+  try {
+    ({ match } = await getJson(`/matches/${encodeURIComponent(id)}`));
+  } catch (error) {
+    const unknown = error instanceof ApiError && error.status === 404;
+    sayAt(control, [unknown ? t("idUnknown", { id }) : errorText(error)], { focus });
+    return;
+  }
+  const command = `python3 verify.py match ${window.location.origin}/api/v1/matches/${id}`;
+  const parts = [t(match.kind === "table" ? "idTable" : "idMatch"), " "];
+  if (match.kind !== "table") {
+    parts.push(link(`/practice/${id}`, t("openMatch")), ". ");
+  }
+  sayAt(control, [...parts, ...withCommand(t("idMatchScript"), command)], { focus });
 }
 
 /** True when every check of `checks` passed (and there is at least one). */
@@ -75,9 +170,10 @@ function allPassed(checks) {
 
 /**
  * What a player cares about, in plain words: their rolls came from the revealed seed, their
- * total is right, their game is in the published results. Each line is true or false.
+ * total is right, their game is in the published results (and in its day's log, `inLog`, for
+ * a v2 game). Each line is true or false.
  */
-function summaryLines(checks, receipt) {
+function summaryLines(checks, receipt, inLog) {
   const named = (pattern) => checks.filter((check) => pattern.test(check.name));
   const rolls = named(/^roll \d+$/);
   const boxes = named(/^(box |action |transcript$|game complete$)/);
@@ -95,13 +191,17 @@ function summaryLines(checks, receipt) {
     line(boxes, "sumBoxes"),
     line(total, "sumTotal", receipt.total ?? 0),
     line(published, "sumPublished"),
+    ...(inLog.length ? [line(inLog, "sumLog")] : []),
     line(ledger, "sumLedger"),
   ];
 }
 
-/** Lead with the plain-words summary; the full list of checks, collapsed, below it. */
-function showSummary(checks, receipt) {
-  summary.replaceChildren(...summaryLines(checks, receipt).map(([ok, text]) => {
+/**
+ * Lead with the plain-words summary; below it, collapsed, the game's checks (as many as
+ * verify.py's game mode prints, with its command line) and the day's log's, counted apart.
+ */
+function showSummary(checks, receipt, inLog, commands) {
+  summary.replaceChildren(...summaryLines(checks, receipt, inLog).map(([ok, text]) => {
     const item = document.createElement("li");
     item.className = ok ? "pass" : "fail";
     item.dataset.ok = String(ok);
@@ -115,8 +215,19 @@ function showSummary(checks, receipt) {
   summary.hidden = false;
   allChecks.hidden = false;
   allChecks.open = checks.some((check) => check.ok === false);
-  allChecks.querySelector("[data-all-checks-label]").textContent =
-    plural("allChecks", checks.length);
+  const label = allChecks.querySelector("[data-all-checks-label]");
+  label.textContent = plural("allChecks", checks.length);
+  label.dataset.count = String(checks.length);
+  allChecks.querySelector("[data-script-count]").replaceChildren(
+    ...withCommand(plural("sameAsScript", checks.length), commands.game));
+  logChecks.hidden = inLog.length === 0;
+  logChecks.open = inLog.some((check) => check.ok === false);
+  const logLabel = logChecks.querySelector("[data-log-checks-label]");
+  logLabel.textContent = plural("logChecks", inLog.length);
+  logLabel.dataset.count = String(inLog.length);
+  logChecks.querySelector("[data-log-script]").replaceChildren(
+    ...withCommand(t("logScript"), commands.log));
+  logChecks.querySelector("[data-log-list]").replaceChildren(...inLog.map(checkItem));
 }
 
 const GROUPS = [
@@ -139,7 +250,7 @@ function checkItem(check) {
   mark.setAttribute("aria-label", t({ pass: "yesMark", fail: "noMark", skip: "skipMark" }[state]));
   const name = document.createElement("span");
   name.className = "check-name";
-  name.textContent = checkLabel(check.name);
+  name.textContent = checkLabel(check.name, { boxNames });
   const detail = document.createElement("span");
   detail.className = "detail";
   detail.textContent = translateDetail(check.detail);
@@ -165,7 +276,8 @@ function checkGroup(key, checks) {
   return group;
 }
 
-function showChecks(checks, receipt) {
+/** The game's checks by group, the log's apart; the verdict counts every failure of both. */
+function showChecks(checks, receipt, inLog, commands) {
   const grouped = new Map(GROUPS.map(([key]) => [key, []]));
   for (const check of checks) {
     const [key] = GROUPS.find(([, pattern]) => pattern.test(check.name));
@@ -178,8 +290,8 @@ function showChecks(checks, receipt) {
       return item;
     }),
   );
-  showSummary(checks, receipt);
-  const failed = checks.filter((check) => check.ok === false).length;
+  showSummary(checks, receipt, inLog, commands);
+  const failed = [...checks, ...inLog].filter((check) => check.ok === false).length;
   verdict.className = `verdict ${failed ? "fail" : "ok"}`;
   verdict.textContent =
     failed === 0 ? t("allGood") : plural("failed", failed);
@@ -215,32 +327,45 @@ async function gameData(id) {
   return { receipt: game.receipt, transcript: game.transcript, date: game.date, local: false };
 }
 
-async function verify(id) {
-  try {
-    await checkGame(id);
-  } catch (error) {
-    showMessage(errorText(error), "fail");
+/** This page's address names the game `id` (?game=), so that it can be kept or shared. */
+function keepInAddress(id) {
+  const address = new URL(window.location.href);
+  if (address.searchParams.get("game") !== id) {
+    address.searchParams.set("game", id);
+    window.history.replaceState(null, "", address);
   }
 }
 
-async function checkGame(id) {
-  output.hidden = false;
-  title.textContent = id;
-  showMessage(t("checking"), "");
-  source.textContent = "";
+/**
+ * Verify the game `id`, asked from `control`: until it is known to be verifiable (found,
+ * its date revealed) only the field says anything; then the verdict and the checks.
+ */
+async function checkGame(id, control, focus) {
+  sayAt(control, [t("checking")], { error: false });
   let data;
   try {
     data = await gameData(id);
   } catch (error) {
-    showMessage(error instanceof ApiError && error.status === 404 ? t("notFound") : error.message, "fail");
+    if (error instanceof ApiError && error.status === 404) {
+      await sayMatch(id, control, focus);
+    } else {
+      sayAt(control, [errorText(error)], { focus });
+    }
     return;
   }
   const receiptInfo = data.receipt && typeof data.receipt === "object" ? data.receipt : {};
-  title.textContent = `${sheetName(receiptInfo.ruleset ?? "")} · ${data.date ? longDate(data.date, lang) : id}`;
+  const sheet = sheetName(receiptInfo.ruleset ?? "");
+  const date = data.date ? longDate(data.date, lang) : id;
   if (!(await isRevealed(data.date))) {
-    showMessage(t("notRevealed", { time: await revealTime(data.date) }), "");
+    const time = await revealTime(data.date);
+    sayAt(control, [t("idNotRevealed", { sheet, date, time })], { focus });
     return;
   }
+  clearFieldMessages();
+  keepInAddress(id);
+  title.textContent = `${sheet} · ${date}`;
+  source.textContent = "";
+  showMessage(t("checking"), "");
   let proof;
   let entries;
   let log = null;
@@ -248,11 +373,12 @@ async function checkGame(id) {
     proof = (await getJson(`/games/${encodeURIComponent(id)}/proof`)).proof;
     entries = (await getJson("/ledger")).entries;
     if (receiptInfo.type === RECEIPT_V2_TYPE) {
-      // A v2 game is also found in its day's log: the chain of checkpoints signed as games finished.
-      log = await getJson(`/logs/${encodeURIComponent(data.date)}/${encodeURIComponent(receiptInfo.ruleset)}`);
+      // A v2 game is also found in its day's log: the checkpoints signed as games finished.
+      const sheetPath = encodeURIComponent(receiptInfo.ruleset);
+      log = await getJson(`/logs/${encodeURIComponent(data.date)}/${sheetPath}`);
     }
   } catch (error) {
-    showMessage(error.message, "fail");
+    showMessage(errorText(error), "fail");
     return;
   }
   source.textContent = data.local ? t("sourceLocal") : t("sourcePublic");
@@ -263,32 +389,52 @@ async function checkGame(id) {
     transcript: data.transcript,
     proof,
   });
-  if (log) {
-    checks.push(...(await verifyReceiptInLog({ receipt: data.receipt, log, proof })));
-  }
-  showChecks(checks, receiptInfo);
+  const inLog = log ? await verifyReceiptInLog({ receipt: data.receipt, log, proof }) : [];
+  const origin = window.location.origin;
+  const commands = {
+    game: `python3 verify.py game ${origin} ${id}`,
+    log: `python3 verify.py log --url ${origin} --date ${data.date} `
+      + `--sheet ${receiptInfo.ruleset} --game ${id}`,
+  };
+  showChecks(checks, receiptInfo, inLog, commands);
 }
 
-function requestedId() {
-  const typed = GAME_ID.exec(gameInput.value.trim());
-  return typed ? typed[0].toLowerCase() : localSelect.value;
+/** Verify what `text` names, asked from `control`; what it cannot verify, said at `control`. */
+async function verify(text, control, { focus }) {
+  const asked = readRequest(text);
+  try {
+    if (asked.kind === "game") {
+      await checkGame(asked.id, control, focus);
+    } else if (asked.kind === "match") {
+      await sayMatch(asked.id, control, focus);
+    } else if (asked.kind === "malformed") {
+      sayAt(control, [t("idMalformed", { text: asked.text })], { focus });
+    } else {
+      const key = { missing: "idMissing", log: "idLogLine", table: "idTable" }[asked.kind];
+      sayAt(control, [t(key)], { focus });
+    }
+  } catch (error) {
+    showMessage(errorText(error), "fail");
+  }
 }
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
-  const id = requestedId();
-  if (id) {
-    verify(id);
+  if (gameInput.value.trim() || !localSelect.value) {
+    verify(gameInput.value, gameInput, { focus: true });
+  } else {
+    verify(localSelect.value, localSelect, { focus: true });
   }
 });
 
 localSelect.addEventListener("change", () => {
   gameInput.value = "";
+  clearFieldMessages();
 });
 
 fillLocalGames();
 const asked = new URLSearchParams(window.location.search).get("game");
-if (asked && GAME_ID.test(asked)) {
+if (asked !== null && asked.trim()) {
   gameInput.value = asked;
-  verify(asked.toLowerCase());
+  verify(asked, gameInput, { focus: false });
 }
