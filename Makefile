@@ -24,15 +24,18 @@ $(TEST_STAMP): $(RUNTIME_STAMP)
 serve: $(RUNTIME_STAMP)
 	$(VENV)/bin/yacht-daily serve --bind $(HOST):$(PORT)
 
-# The suite runs in one process per core (pytest-xdist), a test file's tests in one process: each
-# process has its own Redis and live servers; the strategy tables are built once, into build/,
-# for both passes (their files carry checksums: a stale one is rebuilt).
+# The suite runs in parallel processes (pytest-xdist), two per core up to eight: the tests wait
+# on browsers, servers and clocks much of the time. A test file's tests share one process, which
+# has its own Redis and live servers; the strategy tables are built once, into build/, for both
+# passes (their files carry checksums: a stale one is rebuilt).
+TEST_PROCESSES ?= $(shell python3 -c "import os; print(min(2 * (os.cpu_count() or 1), 8))")
 test: export YACHT_DAILY_TEST_STRATEGY_DIR ?= $(CURDIR)/build/test-strategy-tables
 test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
+	$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder
 	# The API suite again, on real 3-master Redis Clusters, one per test process.
-	$(PY) tests/redis_cluster.py --clusters 2 $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder tests/app -q
+	$(PY) tests/redis_cluster.py --clusters $(TEST_PROCESSES) \
+		$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder tests/app -q
 
 # After changing a page's text: refresh the French catalog, translate its new entries, run again.
 translations: $(RUNTIME_STAMP)
