@@ -27,15 +27,23 @@ serve: $(RUNTIME_STAMP)
 # The suite runs in parallel processes (pytest-xdist), two per core up to eight: the tests wait
 # on browsers, servers and clocks much of the time. A test file's tests share one process, which
 # has its own Redis and live servers; the strategy tables are built once, into build/, for both
-# passes (their files carry checksums: a stale one is rebuilt).
-TEST_PROCESSES ?= $(shell python3 -c "import os; print(min(2 * (os.cpu_count() or 1), 8))")
+# passes (their files carry checksums: a stale one is rebuilt). Beside it, from its start, the
+# API suite runs again on real 3-master Redis Clusters, one per core and test process, its
+# output shown when both are done; make test fails if either does.
+CORES := $(shell python3 -c "import os; print(os.cpu_count() or 1)")
+TEST_PROCESSES ?= $(shell python3 -c "print(min(2 * $(CORES), 8))")
+CLUSTER_LOG := build/cluster-pass.log
 test: export YACHT_DAILY_TEST_STRATEGY_DIR ?= $(CURDIR)/build/test-strategy-tables
 test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder
-	# The API suite again, on real 3-master Redis Clusters, one per test process.
-	$(PY) tests/redis_cluster.py --clusters $(TEST_PROCESSES) \
-		$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder tests/app -q
+	mkdir -p build
+	$(PY) tests/redis_cluster.py --clusters $(CORES) $(PY) -m pytest -n $(CORES) --dist loadfile \
+		--no-loadscope-reorder tests/app -q -p no:cacheprovider > $(CLUSTER_LOG) 2>&1 & \
+	cluster=$$!; \
+	$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder; main=$$?; \
+	wait $$cluster; clustered=$$?; \
+	echo "# The API suite again, on Redis Clusters:"; cat $(CLUSTER_LOG); \
+	test $$main -eq 0 && test $$clustered -eq 0
 
 # After changing a page's text: refresh the French catalog, translate its new entries, run again.
 translations: $(RUNTIME_STAMP)
