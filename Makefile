@@ -38,7 +38,8 @@ test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	mkdir -p build
 	$(PY) tests/redis_cluster.py --clusters $(CORES) $(PY) -m pytest -n $(CORES) --dist loadfile \
-		--no-loadscope-reorder tests/app -q -p no:cacheprovider > $(CLUSTER_LOG) 2>&1 & \
+		--no-loadscope-reorder -m "not own_redis" tests/app -q -p no:cacheprovider \
+		> $(CLUSTER_LOG) 2>&1 & \
 	cluster=$$!; \
 	$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder; main=$$?; \
 	wait $$cluster; clustered=$$?; \

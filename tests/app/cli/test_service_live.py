@@ -8,11 +8,14 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from playkit import PLAY_DATE, call
 
 from app.ledger import secrets as keys
 from app.ledger.signing import verify_signature
 from fairness import audit
+
+pytestmark = pytest.mark.own_redis  # live servers on their own Redis
 
 RACERS = 8
 ROUNDS = 6

@@ -178,6 +178,7 @@ def test_the_reveal_thread_retries_with_backoff_until_it_succeeds(app, clock, re
     assert store.reveal_failure() is None
 
 
+@pytest.mark.own_redis  # a live server on its own Redis
 def test_a_live_server_keeps_serving_today_while_its_reveal_fails(make_live_server):
     """Under gunicorn, the workers' reveal threads fail again and again on a damaged receipt:
     /readyz stays 200 and says why, the log has the error as JSON, and a whole game of today

@@ -7,7 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from matchkit import create, play_to_end
+
+pytestmark = pytest.mark.own_redis  # live servers on their own Redis
 
 VERIFY_PY = Path(__file__).resolve().parents[3] / "app" / "static" / "verify.py"
 
