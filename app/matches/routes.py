@@ -17,6 +17,7 @@ from app.api.errors import (
     page_error,
     tables_not_ready,
 )
+from app.api.params import bounded_int
 from app.api.request import action_number, json_body, language, text_field
 from app.daily.service import Roll, Score, parse_hold
 from app.daily.views import restriction_view
@@ -250,10 +251,10 @@ def review(match_id: str):
         index = found.seat_of(caller())
         if index is None:
             index = next(s.index for s in found.seats if s.kind == HUMAN)
-    elif seat.isdigit() and int(seat) < len(found.seats):
-        index = int(seat)
     else:
-        raise ApiError(400, "invalid-seat", f"seat must be a seat number below "
-                                            f"{len(found.seats)}.")
+        index = bounded_int(seat, 0, len(found.seats) - 1)
+        if index is None:
+            raise ApiError(400, "invalid-seat", f"seat must be a seat number below "
+                                                f"{len(found.seats)}.")
     result = services().matches.review(found, index)
     return jsonify({"match": found.id, "seat": index, **result.to_json()})

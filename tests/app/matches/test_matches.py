@@ -143,7 +143,9 @@ def test_the_review_opens_at_the_end_for_every_seat(client):
         status, review = call(client, "GET", f"/matches/{final['id']}/review?seat={seat}")
         assert status == 200 and review["seat"] == seat and review["finished"]
         assert review["loss"] >= 0
-    assert call(client, "GET", f"/matches/{final['id']}/review?seat=9")[0] == 400
+    for seat in ("9", "\u00b2", "-1", "x"):  # "²" passes str.isdigit but not int()
+        status, answer = call(client, "GET", f"/matches/{final['id']}/review?seat={seat}")
+        assert (status, answer["error"]["code"]) == (400, "invalid-seat"), seat
 
 
 def test_an_idle_match_expires_with_its_seed_and_redis_forgets_it_after_the_retention(
