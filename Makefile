@@ -28,8 +28,8 @@ serve: $(RUNTIME_STAMP)
 # on browsers, servers and clocks much of the time. A test file's tests share one process, which
 # has its own Redis and live servers; the strategy tables are built once, into build/, for both
 # passes (their files carry checksums: a stale one is rebuilt). Beside it, from its start, the
-# API suite runs again on real 3-master Redis Clusters, one per core and test process, its
-# output shown when both are done; make test fails if either does.
+# API suite's tests that reach Redis run again on real 3-master Redis Clusters, one per core and
+# test process, their output shown when both are done; make test fails if either does.
 CORES := $(shell python3 -c "import os; print(os.cpu_count() or 1)")
 TEST_PROCESSES ?= $(shell python3 -c "print(min(2 * $(CORES), 8))")
 CLUSTER_LOG := build/cluster-pass.log
@@ -38,7 +38,7 @@ test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	mkdir -p build
 	$(PY) tests/redis_cluster.py --clusters $(CORES) $(PY) -m pytest -n $(CORES) --dist loadfile \
-		--no-loadscope-reorder -m "not own_redis" tests/app -q -p no:cacheprovider \
+		--no-loadscope-reorder -m "not own_redis" --redis-only tests/app -q -p no:cacheprovider \
 		> $(CLUSTER_LOG) 2>&1 & \
 	cluster=$$!; \
 	$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder; main=$$?; \

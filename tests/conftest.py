@@ -55,14 +55,28 @@ ROOT_DIR = Path(__file__).resolve().parents[1]
 SLOW_FIRST = ("web", "ops", "verify", "app", "strategy", "fairness")
 
 
-def pytest_collection_modifyitems(items):
-    """Collect the slow folders' tests first (a stable sort: each file's own order kept)."""
+def pytest_addoption(parser):
+    """``--redis-only``: run only the tests that talk to the session's Redis (the cluster pass:
+    a test that never reaches Redis checks nothing new there)."""
+    parser.addoption("--redis-only", action="store_true",
+                     help="deselect the tests that do not use the redis_url fixture")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Collect the slow folders' tests first (a stable sort: each file's own order kept); with
+    ``--redis-only``, leave out the tests that never reach the session's Redis."""
     def folder_rank(item) -> int:
         parts = Path(str(item.path)).relative_to(ROOT_DIR).parts
         folder = parts[1] if len(parts) > 2 and parts[0] == "tests" else ""
         return SLOW_FIRST.index(folder) if folder in SLOW_FIRST else len(SLOW_FIRST)
 
+    if config.getoption("redis_only"):
+        unused = [item for item in items if "redis_url" not in getattr(item, "fixturenames", ())]
+        if unused:
+            config.hook.pytest_deselected(items=unused)
+            items[:] = [item for item in items if item not in unused]
     items.sort(key=folder_rank)
+
 
 EPOCH_START = dt.date(2026, 3, 1)
 EPOCH_DAYS = 400

@@ -5,7 +5,6 @@ its value (a character of a string, a number plus one, a boolean flipped), plus 
 removed and an unexpected key added to each object, and each list's last item dropped.
 """
 
-import copy
 import string
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,18 +23,9 @@ class Change:
     value: object
 
     def apply(self, root):
-        """A deep copy of ``root`` with this change made."""
-        changed = copy.deepcopy(root)
-        if not self.path:
-            return self.value
-        parent = changed
-        for step in self.path[:-1]:
-            parent = parent[step]
-        if self.value is REMOVED:
-            del parent[self.path[-1]]
-        else:
-            parent[self.path[-1]] = self.value
-        return changed
+        """``root`` with this change made, copying only the containers on the path (the rest
+        is shared with ``root``: callers never mutate a changed value in place)."""
+        return _replaced(root, self.path, self.value)
 
     @property
     def field(self):
@@ -78,3 +68,18 @@ def change_character(text: str, position: int) -> str:
     else:
         new = "x"
     return text[:position] + new + text[position + 1:]
+
+
+def _replaced(node, path: tuple, value):
+    """A copy of ``node`` whose item at ``path`` is ``value`` (REMOVED: no such item)."""
+    if not path:
+        return value
+    step, rest = path[0], path[1:]
+    copied = list(node) if isinstance(node, list) else dict(node)
+    if rest:
+        copied[step] = _replaced(node[step], rest, value)
+    elif value is REMOVED:
+        del copied[step]
+    else:
+        copied[step] = value
+    return copied

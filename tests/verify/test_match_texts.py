@@ -40,15 +40,14 @@ def match_details(vectors):
         run(answer, None)
         state = answer["match"]
         for change in changes(state["result"]):
-            changed = copy.deepcopy(answer)
-            changed["match"]["result"] = change.apply(state["result"])
+            changed = {**answer, "match": {**state, "result": change.apply(state["result"])}}
             run(changed, key)
             run(changed, key, with_ledger=True)
         for seat, entry in enumerate(state["seats"]):
             for change in list(changes(entry["transcript"]))[::5]:
-                changed = copy.deepcopy(answer)
-                changed["match"]["seats"][seat]["transcript"] = change.apply(entry["transcript"])
-                run(changed, key)
+                seats = list(state["seats"])
+                seats[seat] = {**entry, "transcript": change.apply(entry["transcript"])}
+                run({**answer, "match": {**state, "seats": seats}}, key)
     run({"match": {"seats": []}}, None)
     for case in vectors["match"]["matches"]:
         result = case["answer"]["match"]["result"]
