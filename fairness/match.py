@@ -7,10 +7,11 @@ gives a client seed; seat ``i``'s dice come from its own stream, block ``k`` of 
                 msg = "yacht-daily/match-dice/v1|<match>|<ruleset>|<i>|<c_0>,<c_1>,…|<k>")
 
 read exactly as the daily stream is (bytes >= 252 dropped, ``b % 6 + 1``), its rolls taken by
-the match's dealing: a v2 match deals per turn and its commitment binds that dealing, a v1
-match deals sequentially. When the match ends (or expires) the server seed is revealed in the
-signed result object ``match_result`` builds. FAIRNESS.md, "Games on their own", specifies
-every byte.
+the match's dealing: a v2 match deals ``per-turn`` or ``duplicate`` (per turn too, but every
+seat reads seat 0's stream: everyone gets the same dice each turn) and its commitment binds
+that dealing, a v1 match deals sequentially. When the match ends (or expires) the server seed
+is revealed in the signed result object ``match_result`` builds. FAIRNESS.md, "Games on their
+own", specifies every byte.
 """
 
 import hashlib
@@ -19,7 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from .canonical import digest
-from .dice import SEQUENTIAL, DiceStream, validate_dealing, validate_seed
+from .dice import PER_TURN, SEQUENTIAL, DiceStream, validate_seed
 from .errors import InvalidClientSeed, InvalidMatch
 from .sheets import get_ruleset
 
@@ -35,12 +36,40 @@ TOKEN_CHARACTERS = "A-Z a-z 0-9 - . _ ~"
 _TOKEN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
 _TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+# Per turn, every seat reading seat 0's stream: each turn, every seat is dealt the same dice.
+DUPLICATE = "duplicate"
+# The dealings of a match: a v2 match's (per-turn, duplicate), then a v1 match's.
+MATCH_DEALINGS = (PER_TURN, DUPLICATE, SEQUENTIAL)
+V2_DEALINGS = (PER_TURN, DUPLICATE)
+SHARED_STREAM_SEAT = 0
+
+
+def validate_match_dealing(dealing) -> str:
+    """Return ``dealing`` if it names a match's dealing (per-turn, duplicate, sequential), else
+    raise ValueError."""
+    if dealing not in MATCH_DEALINGS:
+        raise ValueError(f"a match's dealing is one of {', '.join(MATCH_DEALINGS)}, "
+                         f"got {dealing!r}")
+    return dealing
+
+
+def slot_rule(dealing: str) -> str:
+    """The rule a match's dealing takes its rolls' slots by (``fairness.dice``): per turn for
+    ``duplicate``, the dealing itself otherwise."""
+    return PER_TURN if dealing == DUPLICATE else dealing
+
+
+def stream_seat(dealing: str, seat: int) -> int:
+    """The seat whose stream seat ``seat`` reads: seat 0's for every seat of a ``duplicate``
+    match, its own otherwise."""
+    return SHARED_STREAM_SEAT if dealing == DUPLICATE else seat
 
 
 def commitment(server_seed, dealing: str = SEQUENTIAL) -> str:
-    """The hex SHA-256 of ``yacht-daily/match-commit/v2|<dealing>|`` (per turn; v1, dealing
-    sequentially: ``yacht-daily/match-commit/v1|``) followed by the 32 seed bytes."""
-    return _commitment_hex(validate_seed(server_seed), validate_dealing(dealing))
+    """The hex SHA-256 of ``yacht-daily/match-commit/v2|<dealing>|`` (``per-turn`` or
+    ``duplicate``; v1, dealing sequentially: ``yacht-daily/match-commit/v1|``) followed by the
+    32 seed bytes."""
+    return _commitment_hex(validate_seed(server_seed), validate_match_dealing(dealing))
 
 
 def _commitment_hex(seed: bytes, dealing: str) -> str:
@@ -88,7 +117,11 @@ def seat_block_message(match_id: str, ruleset_id: str, seat: int,
 
 
 class MatchStream(DiceStream):
-    """One seat's dice in one match: a stream that ``Game`` accepts for a match game (no date)."""
+    """One seat's dice in one match: a stream that ``Game`` accepts for a match game (no date).
+
+    ``seat`` is the seat playing, ``stream_seat`` the seat whose stream it reads (seat 0 for
+    every seat of a ``duplicate`` match), ``match_dealing`` the match's dealing and ``dealing``
+    the rule its rolls' slots are taken by (``slot_rule``)."""
 
     def __init__(self, server_seed, client_seeds: Sequence[str], match_id: str, seat: int,
                  ruleset_id: str, dealing: str = SEQUENTIAL):
@@ -101,7 +134,9 @@ class MatchStream(DiceStream):
         self.match_id = validate_match_id(match_id)
         self.seat = seat
         self.ruleset = get_ruleset(ruleset_id).id
-        self.dealing = validate_dealing(dealing)
+        self.match_dealing = validate_match_dealing(dealing)
+        self.dealing = slot_rule(dealing)
+        self.stream_seat = stream_seat(dealing, seat)
         self.date = None
         self._dice: list[int] = []
         self._blocks = 0
@@ -109,18 +144,19 @@ class MatchStream(DiceStream):
     def __repr__(self) -> str:
         """Show what the stream is for, never its seed."""
         return (f"MatchStream(match={self.match_id!r}, seat={self.seat}, "
-                f"ruleset={self.ruleset!r}, dealing={self.dealing!r})")
+                f"ruleset={self.ruleset!r}, dealing={self.match_dealing!r})")
 
     def block(self, index: int) -> bytes:
-        """The raw 32 bytes of block ``index`` of this seat's stream."""
-        message = seat_block_message(self.match_id, self.ruleset, self.seat, self.client_seeds,
-                                     index)
+        """The raw 32 bytes of block ``index`` of the stream this seat reads."""
+        message = seat_block_message(self.match_id, self.ruleset, self.stream_seat,
+                                     self.client_seeds, index)
         return hmac.new(self._seed, message, hashlib.sha256).digest()
 
 
 def seat_stream(server_seed, client_seeds: Sequence[str], match_id: str, seat: int,
                 ruleset_id: str, dealing: str = SEQUENTIAL) -> MatchStream:
-    """Seat ``seat``'s own stream of a match: its dice depend on no other seat's play."""
+    """The stream seat ``seat`` of a match takes its rolls from: its own, whose dice depend on
+    no other seat's play, or seat 0's for every seat of a ``duplicate`` match."""
     return MatchStream(server_seed, client_seeds, match_id, seat, ruleset_id, dealing)
 
 
@@ -141,7 +177,8 @@ def match_result(*, match_id: str, kind: str, ruleset: str, epoch: int, created_
                  client_seeds: Sequence[str], seats: Sequence[Mapping], finished: bool,
                  dealing: str = SEQUENTIAL) -> dict:
     """The unsigned result object of a match, validated: ``yacht-daily/match/v2`` with its
-    ``dealing`` for a match dealt per turn, ``yacht-daily/match/v1`` for one dealt sequentially.
+    ``dealing`` for a match dealt per turn (``per-turn`` or ``duplicate``),
+    ``yacht-daily/match/v1`` for one dealt sequentially.
 
     ``seats`` are ``{"seat", "kind", "player", "bot", "name", "transcript_sha256", "total"}``
     in seat order (``seat_record`` builds one); the result adds each seat's ``rank`` and the
@@ -159,7 +196,8 @@ def match_result(*, match_id: str, kind: str, ruleset: str, epoch: int, created_
         raise InvalidMatch(f"ended_at {ended_at} is before created_at {created_at}")
     if not isinstance(server_seed_hex, str) or not _HEX64.fullmatch(server_seed_hex):
         raise InvalidMatch("server_seed_hex must be 64 lowercase hex digits")
-    if commitment != _commitment_hex(bytes.fromhex(server_seed_hex), validate_dealing(dealing)):
+    if commitment != _commitment_hex(bytes.fromhex(server_seed_hex),
+                                     validate_match_dealing(dealing)):
         raise InvalidMatch("the commitment is not the commitment of the server seed")
     if type(finished) is not bool:
         raise InvalidMatch(f"finished must be true or false, got {finished!r}")

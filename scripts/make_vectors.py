@@ -891,6 +891,7 @@ MATCH_SEATS = {  # match label -> kind, ruleset, seats (kind, name, level or Non
     "expired": ("practice", "yacht-bonus", [("human", "Dan", None, "one-roll")]),
 }
 EXPIRED_AFTER_TURNS = 4
+DUPLICATE_MATCHES = ("computer", "table")  # dealt again as duplicate, after the v1 and v2 ones
 
 
 def match_stream_vector(server_seed: bytes, client_seeds: list[str], match_id: str, seat: int,
@@ -952,6 +953,33 @@ def match_answer(key: Ed25519PrivateKey, name: str, dealing: str = SEQUENTIAL) -
         "server_seed": server_seed.hex(), "result": signed(key, result),
         "seats": [{"seat": seat, "transcript": list(game.transcript)}
                   for seat, game in enumerate(games)]}}
+
+
+def duplicate_tampered(answers: list[dict]) -> list[dict]:
+    """Two changes of the duplicate table, with the checks that then fail: its ``dealing``
+    claimed ``per-turn`` (the commitment binds the dealing), and seat 1's transcript as the
+    seat would have played it on its own stream (``yacht-daily/match-dice/v1|…|1|…``) rather
+    than seat 0's."""
+    index = next(i for i, case in enumerate(answers) if case["label"] == "table/duplicate")
+    answer, public_key = answers[index]["answer"], answers[index]["public_key"]
+    state = answer["match"]
+    _, ruleset_id, seats = MATCH_SEATS["table"]
+    own = match.seat_stream(state["server_seed"], state["result"]["client_seeds"], state["id"],
+                            1, ruleset_id, PER_TURN)
+    own_transcript = list(play_seat(own, seats[1][3], None).transcript)
+    cases = []
+    for what, path, value in (
+            ("dealing changed to per-turn", ["match", "result", "dealing"], PER_TURN),
+            ("seat 1 played on its own stream", ["match", "seats", 1, "transcript"],
+             own_transcript)):
+        changed = json.loads(json.dumps(answer))
+        parent = changed
+        for step in path[:-1]:
+            parent = parent[step]
+        parent[path[-1]] = value
+        cases.append({"match": index, "what": what, "path": path, "value": value,
+                      "failing": failing_checks(changed, public_key)})
+    return cases
 
 
 def tampered_matches(answers: list[dict]) -> list[dict]:
@@ -1043,7 +1071,8 @@ def _verify(public_key: str, message: bytes, sig: str) -> bool:
 
 
 def match_vectors(key: Ed25519PrivateKey) -> dict:
-    """Commitments, seat streams, three whole matches with the core's checks, tampered cases."""
+    """Commitments, seat streams, whole matches (v1, v2 per turn, v2 duplicate) with the core's
+    checks, tampered cases."""
     public_key = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
     seeds = [bytes(range(32)), label_bytes("match/commitment")]
     client_sets = [["4f1c9a2e7b3d5a60"], ["Alice.seed-1", "b~2", "0"]]
@@ -1054,7 +1083,8 @@ def match_vectors(key: Ed25519PrivateKey) -> dict:
                                    "yacht-bonus")]
     answers = []
     for name, dealing in [(name, SEQUENTIAL) for name in MATCH_SEATS] + [
-            (name, PER_TURN) for name in MATCH_SEATS]:
+            (name, PER_TURN) for name in MATCH_SEATS] + [
+            (name, match.DUPLICATE) for name in DUPLICATE_MATCHES]:
         answer = match_answer(key, name, dealing)
         result, transcripts = match_checks.answer_parts(answer)
         checks = match_checks.check_match(result, transcripts, public_key_hex=public_key,
@@ -1066,10 +1096,11 @@ def match_vectors(key: Ed25519PrivateKey) -> dict:
     return {
         "commitments": [{"server_seed": seed.hex(), "dealing": dealing,
                          "commitment": match.commitment(seed, dealing)}
-                        for dealing in (SEQUENTIAL, PER_TURN) for seed in seeds],
+                        for dealing in (SEQUENTIAL, PER_TURN, match.DUPLICATE)
+                        for seed in seeds],
         "streams": streams,
         "matches": answers,
-        "tampered": tampered_matches(answers),
+        "tampered": tampered_matches(answers) + duplicate_tampered(answers),
     }
 
 

@@ -2,7 +2,8 @@
 
 ``check_match`` names every check: ``match format``, ``match signature``, ``commitment``,
 ``transcripts``, then per seat ``i`` the daily replay's checks prefixed ``seat i `` (``seat 1
-roll 4``, ``seat 1 box chance``…), ``seat i transcript hash`` and ``seat i total``, and at the
+roll 4``, ``seat 1 box chance``…; each seat replayed on its own stream, every seat on seat 0's
+in a ``duplicate`` match), ``seat i transcript hash`` and ``seat i total``, and at the
 end ``finished`` and ``ranks``. ``check_match_in_ledger`` adds the ledger's checks and
 ``match epoch``: the result is signed by the key of the epoch that owns the date it ended.
 """
@@ -11,7 +12,6 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ..canonical import sha256_hex
-from ..dice import PER_TURN
 from ..errors import FairnessError
 from ..match import (
     KINDS,
@@ -20,6 +20,7 @@ from ..match import (
     MATCH_V2_TYPE,
     MAX_SEATS,
     TOKEN_CHARACTERS,
+    V2_DEALINGS,
     check_composition,
     commitment,
     ranks,
@@ -50,7 +51,7 @@ MATCH_FIELDS = {
     "ended_at": "time", "commitment": HEX64, "server_seed": HEX64, "client_seeds": list,
     "seats": list, "winners": list, "finished": bool, "sig": "sig",
 }
-# A v2 result: a v1 result plus the dealing of its seats' rolls (per-turn).
+# A v2 result: a v1 result plus the dealing of its seats' rolls (per-turn or duplicate).
 MATCH_V2_FIELDS = {**MATCH_FIELDS, "dealing": str}
 SEAT_KEYS = ("seat", "kind", "player", "bot", "name", "transcript_sha256", "total", "rank")
 _TOKEN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
@@ -146,8 +147,9 @@ def result_problems(result) -> list[str]:
         return problems
     if result["type"] not in MATCH_TYPES:
         problems.append(f"type {result['type']!r} ≠ {MATCH_TYPE} or {MATCH_V2_TYPE}")
-    if v2 and result["dealing"] != PER_TURN:
-        problems.append(f"dealing {result['dealing']!r} is not {PER_TURN!r}")
+    if v2 and result["dealing"] not in V2_DEALINGS:
+        problems.append(f"dealing {result['dealing']!r} is not "
+                        f"{' or '.join(repr(name) for name in V2_DEALINGS)}")
     if not _TOKEN.fullmatch(result["match"]):
         problems.append(f"match {result['match']!r} is not 1 to 64 characters of "
                         f"{TOKEN_CHARACTERS}")
@@ -267,7 +269,8 @@ def _player_checks(result: Mapping, shown: str | None, client_seed: str | None) 
 
 
 def _seat_checks(result: Mapping, seat: Mapping, transcript) -> tuple[list[Check], bool]:
-    """One seat replayed on its own stream, its transcript hash and total; and if it is full."""
+    """One seat replayed on the stream it reads (its own; seat 0's in a ``duplicate`` match),
+    its transcript hash and total; and if it is full."""
     number = seat["seat"]
     stream = seat_stream(result["server_seed"], result["client_seeds"], result["match"],
                          number, result["ruleset"], result_dealing(result))

@@ -273,10 +273,14 @@ class TestTheDocument:
     DOC = (Path(__file__).resolve().parents[2] / "FAIRNESS.md").read_text(encoding="utf-8")
 
     def test_the_commitment_example(self):
-        v2, v1 = "yacht-daily/match-commit/v2|per-turn|", "yacht-daily/match-commit/v1|"
-        assert f"the {len(v2)} or {len(v1)} ASCII bytes of the prefix" in self.DOC
-        assert f"gives\n`{commitment(SEED, 'per-turn')}` (v2) and\n`{commitment(SEED)}` (v1)" \
-            in self.DOC
+        per_turn, duplicate = ("yacht-daily/match-commit/v2|per-turn|",
+                               "yacht-daily/match-commit/v2|duplicate|")
+        v1 = "yacht-daily/match-commit/v1|"
+        assert (f"the prefix `{per_turn}`\n({len(per_turn)} ASCII bytes), `{duplicate}` "
+                f"({len(duplicate)}) or\n`{v1}` ({len(v1)})") in self.DOC
+        assert (f"gives\n`{commitment(SEED, 'per-turn')}` (v2, per-turn),\n"
+                f"`{commitment(SEED, 'duplicate')}` (v2, duplicate) and\n"
+                f"`{commitment(SEED)}` (v1)") in self.DOC
 
     def test_the_stream_example(self):
         stream = seat_stream(SEED, ["4f1c9a2e7b3d5a60"], "m-1", 0, "yacht")
@@ -286,6 +290,19 @@ class TestTheDocument:
         assert f"# → {stream.block(0).hex()}" in self.DOC
         rolls = ", ".join(f"`[{','.join(map(str, stream.roll(n)))}]`" for n in range(2))
         assert f"rolls 0–1 are\n{rolls}" in self.DOC
+
+    def test_duplicate_reads_seat_zeros_stream_for_every_seat(self):
+        seeds = ["4f1c9a2e7b3d5a60", "b~2"]
+        shared = seat_stream(SEED, seeds, "m-1", 0, "yacht", "per-turn")
+        for seat in range(3):
+            stream = seat_stream(SEED, seeds, "m-1", seat, "yacht", "duplicate")
+            assert (stream.seat, stream.stream_seat, stream.dealing) == (seat, 0, "per-turn")
+            assert stream.block(0) == shared.block(0)
+            assert [stream.deal(2, roll, 0) for roll in range(3)] == [
+                shared.roll(6 + roll) for roll in range(3)]
+        assert seat_stream(SEED, seeds, "m-1", 1, "yacht", "per-turn").block(0) != \
+            shared.block(0)
+        assert "every seat of the match reads seat 0's stream" in self.DOC
 
     def test_the_tie_example(self):
         assert ranks([150, 150, 90]) == [1, 1, 3]

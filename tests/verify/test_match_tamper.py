@@ -16,8 +16,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from app.ledger.signing import verify_signature
-from fairness import ledger
+from fairness import Game, digest, ledger, ranks, seat_stream
 from fairness.audit import answer_parts, check_match
+from fairness.dice import PER_TURN
+from fairness.match import DUPLICATE
 from tests.verify.conftest import ROOT, exit_status, printed
 from tests.verify.tampering import REMOVED, changes
 
@@ -30,10 +32,10 @@ VERIFY_PY_SAMPLE_SIZE = 4  # answers of a test run by verify.py (a run is a Pyth
 
 
 @pytest.fixture(scope="module", params=["computer", "table", "expired", "computer/per-turn",
-                                        "table/per-turn", "expired/per-turn"])
+                                        "table/per-turn", "expired/per-turn", "table/duplicate"])
 def match(request, vectors):
     """A whole match of the vectors (its answer and key), v1 (dealt sequentially) or v2 (dealt
-    per turn)."""
+    per turn, or duplicate: every seat on seat 0's stream)."""
     return next(case for case in vectors["match"]["matches"] if case["label"] == request.param)
 
 
@@ -189,6 +191,59 @@ def test_a_per_turn_match_cannot_be_claimed_another_dealing(vectors, verify_py, 
     assert_verify_py_prints_the_core(verify_py, tampered, key)
     as_sequential = failing_core(tampered[0], key)
     assert any(name.startswith("seat ") and " roll " in name for name in as_sequential)
+
+
+def test_a_duplicate_match_cannot_be_claimed_another_dealing(vectors, verify_py, node,
+                                                             test_key):
+    """Re-signed: a duplicate result claimed per-turn, a per-turn result claimed duplicate (the
+    commitment binds the dealing; the seats after seat 0 then replay on other streams), and a
+    duplicate result whose seat 1 was played on the seat's own stream, its hash, total and ranks
+    made to match (only that seat's replay fails), the same in the three."""
+    cases = {case["label"]: case for case in vectors["match"]["matches"]}
+    duplicate, per_turn = cases["table/duplicate"], cases["table/per-turn"]
+    key = duplicate["public_key"]
+    honest = {k: v for k, v in duplicate["answer"]["match"]["result"].items() if k != "sig"}
+    per_turn_result = {k: v for k, v in per_turn["answer"]["match"]["result"].items()
+                       if k != "sig"}
+    own = seat_stream(honest["server_seed"], honest["client_seeds"], honest["match"], 1,
+                      honest["ruleset"], PER_TURN)
+    assert own.roll(0) != seat_stream(honest["server_seed"], honest["client_seeds"],
+                                      honest["match"], 1, honest["ruleset"], DUPLICATE).roll(0)
+    game = Game.new_match(honest["ruleset"])
+    while not game.finished:  # a plausible seat: one roll a turn, the best box
+        game = game.roll(None, own)
+        placement = game.placement()
+        game = game.score(max(placement.allowed, key=lambda box: game.previews()[box]))
+    own_transcript = [dict(entry) for entry in game.transcript]
+    seats = [dict(row) for row in honest["seats"]]
+    seats[1].update(transcript_sha256=digest(own_transcript), total=game.totals().total)
+    seat_ranks = ranks([row["total"] for row in seats])
+    for row, rank in zip(seats, seat_ranks, strict=True):
+        row["rank"] = rank
+    replayed_alone = {**honest, "seats": seats,
+                      "winners": [row["seat"] for row in seats if row["rank"] == 1]}
+    forgeries = [(duplicate["answer"], {**honest, "dealing": PER_TURN}, None, "commitment"),
+                 (per_turn["answer"], {**per_turn_result, "dealing": DUPLICATE}, None,
+                  "commitment"),
+                 (duplicate["answer"], replayed_alone, own_transcript, "seat 1 roll 0")]
+    tampered = []
+    for answer, forged, transcript, _ in forgeries:
+        changed = with_result(answer, {**forged, "sig": test_key.sign(
+            ledger.signed_bytes(forged)).hex()})
+        if transcript is not None:
+            changed["match"]["seats"][1]["transcript"] = transcript
+        tampered.append(changed)
+    from_js = failing_js(node, tampered, key)
+    for (_, _, _, check), changed, js in zip(forgeries, tampered, from_js, strict=True):
+        core = failing_core(changed, key)
+        assert "match signature" not in core and check in core, core
+        assert core == js
+    assert_verify_py_prints_the_core(verify_py, tampered, key)
+    alone = failing_core(tampered[2], key)
+    assert alone and all(name.startswith("seat 1 ") for name in alone), alone
+    assert "seat 1 transcript hash" not in alone
+    claimed = failing_core(tampered[0], key)
+    assert "seat 0 roll 0" not in claimed and "seat 1 roll 0" in claimed
 
 
 def test_a_changed_client_seed_or_server_seed_changes_every_seats_dice(match):

@@ -13,6 +13,7 @@ from app.ledger.signing import verify_signature
 from fairness import commitment, ledger, seat_stream
 from fairness.audit import answer_parts, check_match, check_match_in_ledger
 from fairness.dice import PER_TURN, SEQUENTIAL
+from fairness.match import DUPLICATE
 from tests.verify.conftest import exit_status, printed
 
 
@@ -52,7 +53,8 @@ def tampered(answer, case):
 
 
 COMMIT_PREFIXES = {SEQUENTIAL: b"yacht-daily/match-commit/v1|",
-                   PER_TURN: b"yacht-daily/match-commit/v2|per-turn|"}
+                   PER_TURN: b"yacht-daily/match-commit/v2|per-turn|",
+                   DUPLICATE: b"yacht-daily/match-commit/v2|duplicate|"}
 
 
 def test_commitments(section, node):
@@ -68,17 +70,47 @@ def test_commitments(section, node):
     assert commitment(bytes.fromhex(first["server_seed"])) == first["commitment"]  # sequential
 
 
-def test_the_matches_cover_both_dealings(section):
-    """Each old match (v1, sequential) again as v2, dealt per turn, committed to that dealing."""
+def test_the_matches_cover_every_dealing(section):
+    """Each old match (v1, sequential) again as v2, dealt per turn, and the computer and table
+    matches as v2 dealt duplicate, each committed to its dealing."""
     results = {case["label"]: case["answer"]["match"]["result"] for case in section["matches"]}
     old = [label for label in results if "/" not in label]
-    assert old and sorted(results) == sorted(old + [f"{label}/{PER_TURN}" for label in old])
+    assert old and sorted(results) == sorted(
+        old + [f"{label}/{PER_TURN}" for label in old]
+        + [f"{label}/{DUPLICATE}" for label in ("computer", "table")])
     for label, result in results.items():
-        v2 = label.endswith(f"/{PER_TURN}")
-        assert result["type"] == ("yacht-daily/match/v2" if v2 else "yacht-daily/match/v1")
-        assert result.get("dealing") == (PER_TURN if v2 else None)
-        assert result["commitment"] == commitment(result["server_seed"],
-                                                  PER_TURN if v2 else SEQUENTIAL)
+        dealing = label.partition("/")[2] or None
+        assert result["type"] == ("yacht-daily/match/v2" if dealing else "yacht-daily/match/v1")
+        assert result.get("dealing") == dealing
+        assert result["commitment"] == commitment(result["server_seed"], dealing or SEQUENTIAL)
+
+
+def test_a_duplicate_match_deals_every_seat_the_same_dice(section):
+    """In the duplicate matches every seat's roll r of turn t is seat 0's stream's slot 3t + r:
+    every turn starts with the same five dice for everyone, and a seat's rerolls draw the same
+    fresh dice as any other seat's at the same roll."""
+    for case in section["matches"]:
+        state = case["answer"]["match"]
+        result = state["result"]
+        if result.get("dealing") != DUPLICATE:
+            continue
+        shared = seat_stream(result["server_seed"], result["client_seeds"], result["match"], 0,
+                             result["ruleset"], PER_TURN)
+        firsts = []
+        for seat in state["seats"]:
+            turn, roll, rolls = 0, 0, []
+            for entry in seat["transcript"]:
+                if entry["action"] == "score":
+                    turn, roll = turn + 1, 0
+                    continue
+                fresh = shared.roll(3 * turn + roll)
+                assert all(die == new for die, new, held in zip(
+                    entry["dice"], fresh, entry["hold"], strict=True) if not held)
+                if roll == 0:
+                    rolls.append(entry["dice"])
+                roll += 1
+            firsts.append(rolls)
+        assert len(firsts) >= 2 and all(rolls == firsts[0] for rolls in firsts), case["label"]
 
 
 def test_seat_streams(section, node):

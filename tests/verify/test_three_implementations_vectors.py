@@ -329,3 +329,49 @@ def test_a_day_dealt_per_turn_fails_as_a_sequential_day_alike(per_turn_day, veri
         assert any(line[0].startswith("roll ") and line[1] is False for line in core)
         assert from_js == core
         assert from_script == (exit_status(core), printed(core))
+
+
+def test_duplicate_matches_verify_alike_on_seat_zeros_stream(vectors, verify_py, node):
+    """The duplicate match vectors: the core, fairness.js and verify.py make the vectors' very
+    checks, all holding; fairness.js reads seat 0's stream for every seat (its seat streams and
+    slot rule), so each seat's turn starts with the same dice; and the dealing's tampered cases
+    fail the same checks in the three."""
+    cases = [case for case in vectors["match"]["matches"]
+             if case["answer"]["match"]["result"].get("dealing") == "duplicate"]
+    assert {case["answer"]["match"]["result"]["kind"] for case in cases} == {"computer", "table"}
+    jobs = [{"fn": "verifyMatch", "args": [case["answer"], case["public_key"]]} for case in cases]
+    jobs += [{"fn": "streamSeat", "args": ["duplicate", seat]} for seat in range(3)]
+    jobs += [{"fn": "slotRule", "args": ["duplicate"]},
+             {"fn": "streamSeat", "args": ["per-turn", 2]}]
+    values = node.values(jobs)
+    scripts = verify_py.run_all([verify_py.match(case["answer"], case["public_key"])
+                                 for case in cases])
+    for case, from_js, script in zip(cases, values, scripts, strict=False):
+        result, transcripts = audit.answer_parts(case["answer"])
+        core = [[c.name, c.ok, c.detail] for c in audit.check_match(
+            result, transcripts, public_key_hex=case["public_key"],
+            verify_signature=verify_signature)]
+        assert core == case["checks"] == [[c["name"], c["ok"], c["detail"]] for c in from_js]
+        assert all(ok is True for _, ok, _ in core)
+        assert script == (exit_status(core), printed([tuple(c) for c in core]))
+    assert values[len(cases):] == [0, 0, 0, PER_TURN, 2]
+    tampered = [case for case in vectors["match"]["tampered"]
+                if vectors["match"]["matches"][case["match"]] in cases]
+    assert {case["what"] for case in tampered} == {"dealing changed to per-turn",
+                                                   "seat 1 played on its own stream"}
+    for case in tampered:
+        answer = vectors["match"]["matches"][case["match"]]["answer"]
+        changed = {"match": {**answer["match"], "result": dict(answer["match"]["result"]),
+                             "seats": [dict(seat) for seat in answer["match"]["seats"]]}}
+        parent = changed
+        for step in case["path"][:-1]:
+            parent = parent[step]
+        parent[case["path"][-1]] = case["value"]
+        result, transcripts = audit.answer_parts(changed)
+        key = cases[0]["public_key"]
+        core = [c.name for c in audit.check_match(result, transcripts, public_key_hex=key,
+                                                  verify_signature=verify_signature)
+                if c.ok is False]
+        js = [c["name"] for c in node.call("verifyMatch", changed, key) if c["ok"] is False]
+        assert core == js == case["failing"], case["what"]
+        assert any(name.startswith("seat 1 roll ") for name in core)

@@ -1682,13 +1682,19 @@ export async function verifyFinalTranscripts({ log, games }) {
 // A game on its own (practice, against the computer, a table; FAIRNESS.md, "Games on their
 // own"): a commitment to a fresh server seed (and to the match's dealing) before the first
 // roll, one dice stream per seat mixing every human's client seed, and a signed result
-// revealing the seed at the end. A v2 match deals per turn, a v1 match sequentially.
+// revealing the seed at the end. A v2 match deals per turn (`per-turn`, or `duplicate`: every
+// seat reads seat 0's stream, so every seat gets the same dice each turn), a v1 match
+// sequentially.
 export const MATCH_TYPE = "yacht-daily/match/v1";
 export const MATCH_V2_TYPE = "yacht-daily/match/v2";
 const MATCH_TYPES = [MATCH_TYPE, MATCH_V2_TYPE];
 export const MATCH_DICE_DOMAIN = "yacht-daily/match-dice/v1";
 const MATCH_COMMIT_DOMAIN = "yacht-daily/match-commit/v1";
 const MATCH_COMMIT_V2_DOMAIN = "yacht-daily/match-commit/v2";
+export const DUPLICATE = "duplicate";
+// The dealings of a match: a v2 match's (per-turn, duplicate), then a v1 match's.
+export const MATCH_DEALINGS = [PER_TURN, DUPLICATE, SEQUENTIAL];
+const V2_DEALINGS = [PER_TURN, DUPLICATE];
 const MATCH_KINDS = ["practice", "computer", "table"];
 const MAX_SEATS = 6;
 const TOKEN = /^[A-Za-z0-9._~-]{1,64}$/;
@@ -1697,7 +1703,7 @@ const SEAT_KEYS = ["seat", "kind", "player", "bot", "name", "transcript_sha256",
 FIELDS[MATCH_TYPE] = { type: "str", match: "str", kind: "str", ruleset: "str", epoch: "int",
   created_at: "time", ended_at: "time", commitment: 64, server_seed: 64, client_seeds: "list",
   seats: "list", winners: "list", finished: "bool", sig: 128 };
-// A v2 result: a v1 result plus the dealing of its seats' rolls (always per-turn).
+// A v2 result: a v1 result plus the dealing of its seats' rolls (per-turn or duplicate).
 FIELDS[MATCH_V2_TYPE] = { ...FIELDS[MATCH_TYPE], dealing: "str" };
 KIND_CHECKS.bool = (v) => typeof v === "boolean";
 
@@ -1711,13 +1717,32 @@ export function newClientSeed() {
   return bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(16)));
 }
 
+/** `dealing` when it names a match's dealing (per-turn, duplicate, sequential); else throws. */
+export function validateMatchDealing(dealing) {
+  if (!MATCH_DEALINGS.includes(dealing)) {
+    throw new TypeError(`a match's dealing is one of ${MATCH_DEALINGS.join(", ")}, `
+      + `got ${JSON.stringify(dealing)}`);
+  }
+  return dealing;
+}
+
+/** The rule a match's dealing takes its rolls' slots by: per turn for duplicate, else itself. */
+export function slotRule(dealing) {
+  return validateMatchDealing(dealing) === DUPLICATE ? PER_TURN : dealing;
+}
+
+/** The seat whose stream `seat` reads: seat 0 for each seat of a duplicate match, else its own. */
+export function streamSeat(dealing, seat) {
+  return validateMatchDealing(dealing) === DUPLICATE ? 0 : seat;
+}
+
 /**
  * The commitment to a server seed and a dealing: SHA-256("yacht-daily/match-commit/v2|" +
- * dealing + "|" ‖ seed bytes) for a match dealt per turn (v2), SHA-256(
+ * dealing + "|" ‖ seed bytes) for a match dealt per turn (v2: per-turn or duplicate), SHA-256(
  * "yacht-daily/match-commit/v1|" ‖ seed bytes) for one dealt sequentially (v1).
  */
 export async function matchCommitment(seedHex, dealing = SEQUENTIAL) {
-  const prefix = validateDealing(dealing) === SEQUENTIAL ? MATCH_COMMIT_DOMAIN
+  const prefix = validateMatchDealing(dealing) === SEQUENTIAL ? MATCH_COMMIT_DOMAIN
     : `${MATCH_COMMIT_V2_DOMAIN}|${dealing}`;
   return sha256Hex(concat(encoder.encode(`${prefix}|`), hexToBytes(seedHex)));
 }
@@ -1801,8 +1826,9 @@ export function matchProblems(result) {
   if (!MATCH_TYPES.includes(result.type)) {
     problems.push(`type ${pythonRepr(result.type)} ≠ ${MATCH_TYPE} or ${MATCH_V2_TYPE}`);
   }
-  if (v2 && result.dealing !== PER_TURN) {
-    problems.push(`dealing ${pythonRepr(result.dealing)} is not ${pythonRepr(PER_TURN)}`);
+  if (v2 && !V2_DEALINGS.includes(result.dealing)) {
+    problems.push(`dealing ${pythonRepr(result.dealing)} is not `
+      + V2_DEALINGS.map(pythonRepr).join(" or "));
   }
   if (!TOKEN.test(result.match)) {
     problems.push(`match ${pythonRepr(result.match)} is not 1 to 64 characters of ${TOKEN_TEXT}`);
@@ -1857,12 +1883,16 @@ function listed(values) {
   return "[" + values.map((v) => (v === null ? "null" : String(v))).join(",") + "]";
 }
 
-/** One seat replayed on its own stream, its transcript hash and total: {checks, complete}. */
+/**
+ * One seat replayed on the stream it reads (its own; seat 0's in a duplicate match), its
+ * transcript hash and total: {checks, complete}.
+ */
 async function seatChecks(result, seat, transcript) {
   const prefix = `seat ${seat.seat} `;
+  const dealing = resultDealing(result);
   const rolls = await seatRolls(result.server_seed, result.client_seeds, result.match,
-    seat.seat, result.ruleset);
-  const replayed = replay(transcript, result.ruleset, rolls, resultDealing(result),
+    streamSeat(dealing, seat.seat), result.ruleset);
+  const replayed = replay(transcript, result.ruleset, rolls, slotRule(dealing),
     { explain: true });
   const checks = replayed.checks.filter((c) => c.name !== "game complete")
     .map((c) => ({ ...c, name: prefix + c.name }));
