@@ -73,7 +73,9 @@ class Match:
 
     @property
     def dealing(self) -> str:
-        """How the seats take their rolls from their streams (``fairness.dice``)."""
+        """How the seats take their rolls from their streams: ``per-turn``, ``duplicate``
+        (every seat from seat 0's stream, ``fairness.match``) or, stored before per-turn
+        dealing, ``sequential``."""
         return self.record.fields.get("dealing", SEQUENTIAL)
 
     @property
@@ -141,7 +143,7 @@ def same_action(stored: Action, seat: int, action) -> bool:
 
 def seat_dice(match: Match, server_seed: bytes, seat: int):
     """Seat ``seat``'s dice stream, from the match's server seed and its humans' client
-    seeds (every one of them fixed)."""
+    seeds (every one of them fixed): its own, or seat 0's in a ``duplicate`` match."""
     seeds = [seed for seat_, seed in zip(match.seats, match.client_seeds, strict=True)
              if seat_.kind == HUMAN]
     return seat_stream(server_seed, seeds, match.id, seat, match.ruleset, match.dealing)

@@ -62,9 +62,10 @@ MATCH_SCHEMAS = {
         "expires_at": {"oneOf": [_TIME, {"type": "null"}],
                        "description": "When the match expires unless someone acts (24 h idle)."},
         "commitment": _HEX64,
-        "dealing": {"enum": ["per-turn", "sequential"],
+        "dealing": {"enum": ["per-turn", "duplicate", "sequential"],
                     "description": "How each seat takes its rolls from its stream, bound by the "
-                                   "commitment (FAIRNESS.md, \"Dealing\")."},
+                                   "commitment (FAIRNESS.md, \"Dealing\"); duplicate: every "
+                                   "seat reads seat 0's stream, the same dice each turn."},
         "next_action": {"type": "integer"},
         "turn": {**_NULLABLE_INT, "description": "The seat to act (null once over)."},
         "round": _NULLABLE_INT, "rounds": {"type": "integer"},
@@ -72,7 +73,10 @@ MATCH_SCHEMAS = {
         "hints": {"type": "boolean"},
         "seats": {"type": "array", "items": _ref("MatchSeat")},
         "order": {"type": "array", "items": {"type": "integer"},
-                  "description": "The seat of each action, in play order."},
+                  "description": "The seat of each action, in play order (of a duplicate "
+                                 "table's match being played, the actions the caller may see: "
+                                 "the other seats' of the round in play are withheld, and "
+                                 "their seats shown as they stood before it)."},
         "play": {"oneOf": [{"type": "object", "required": ["allowed", "previews", "restriction"],
                             "properties": {"allowed": {"type": "array",
                                                        "items": {"type": "string"}},
@@ -87,7 +91,7 @@ MATCH_SCHEMAS = {
                                  "ended_at", "commitment", "server_seed", "client_seeds",
                                  "seats", "winners", "finished", "sig"], "properties": {
                         "type": {"enum": list(MATCH_TYPES)}, "match": _MATCH_ID,
-                        "dealing": {"const": "per-turn",
+                        "dealing": {"enum": ["per-turn", "duplicate"],
                                     "description": "A v2 result's only (v1: none)."},
                         "client_seeds": {"type": "array", "items": _CLIENT_SEED},
                         "winners": {"type": "array", "items": {"type": "integer"}},
@@ -112,7 +116,10 @@ def match_paths() -> dict:
             "requestBody": _body({"type": "object", "required": ["ruleset"], "properties": {
                 "ruleset": _SHEET,
                 "bots": {"type": "array", "maxItems": 5, "items": {"enum": list(LEVELS)}},
-                "name": {"type": "string", "minLength": 1, "maxLength": 24}}}),
+                "name": {"type": "string", "minLength": 1, "maxLength": 24},
+                "duplicate": {"type": "boolean", "default": False,
+                              "description": "Deal every seat the same dice each turn "
+                                             "(dealing duplicate)."}}}),
             "responses": {"201": _json(answer, "Created: the commitment, no seed yet."),
                           **_errors(400, 413, 415)}}},
         "/matches/{match_id}": {"get": {

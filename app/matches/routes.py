@@ -1,7 +1,8 @@
 """The JSON API of matches (docs/api.md, "Matches"): practice and games against the computer.
 
 Thin routes over ``app.matches.service.MatchService``: each parses and validates its input, calls
-the service once and shapes the answer (``match_state``).
+the service once and shapes the answer (``match_state``; ``shown_state`` for the caller, which
+withholds the round being played of a duplicate table's other seats, app/tables/duplicate.py).
 """
 
 import re
@@ -26,6 +27,7 @@ from app.matches.model import HUMAN, PLAYING, TABLE, Match
 from app.platform.clock import format_timestamp
 from app.players import service as players
 from app.services import services
+from app.tables.duplicate import action_seat, redact_actions, visible_games, withheld_seats
 from fairness import Game, get_ruleset
 from strategy import ValueTablesNotReady
 
@@ -34,10 +36,12 @@ bp = Blueprint("matches", __name__, url_prefix="/api/v1")
 MATCH_ID = re.compile(r"[0-9a-f]{32}")
 
 
-def seat_json(match: Match, index: int, transcript: bool = True) -> dict:
+def seat_json(match: Match, index: int, transcript: bool = True,
+              game: Game | None = None) -> dict:
     """One seat as the API shows it: who, the sheet so far, the dice and, unless
-    ``transcript`` is False, the transcript."""
-    seat, game = match.seats[index], match.games[index]
+    ``transcript`` is False, the transcript; of ``game`` when given (the seat's game as the
+    caller may see it), else of the seat's game."""
+    seat, game = match.seats[index], game or match.games[index]
     shown = {
         **seat.to_json(),
         "client_seed": match.client_seeds[index],
@@ -103,6 +107,23 @@ def match_state(match: Match, pseudonym: str | None, lang: str,
     return state
 
 
+def shown_state(match: Match, pseudonym: str | None, lang: str) -> dict:
+    """``match_state`` for the caller, less what a duplicate table's match being played keeps
+    from them: the other seats' actions of the round being played (their transcripts, dice,
+    boxes and totals as they stood before it, and those actions left out of ``order``)."""
+    state = match_state(match, pseudonym, lang)
+    held = [seat.index for seat in match.seats
+            if pseudonym is not None and seat.kind == HUMAN and seat.player == pseudonym]
+    if not withheld_seats(match, held):
+        return state
+    games = visible_games(match, held)
+    state["seats"] = [seat_json(match, index, True, games[index])
+                      for index in range(len(match.seats))]
+    state["order"] = [action_seat(action)
+                      for action in redact_actions(match, match.record.log, held)]
+    return state
+
+
 def caller() -> str | None:
     """The caller's pseudonym, if the browser has an identity."""
     player = players.current_player()
@@ -111,7 +132,7 @@ def caller() -> str | None:
 
 def answer(match: Match, status: int = 200):
     """The ``{"match": state}`` answer."""
-    response = jsonify({"match": match_state(match, caller(), language())})
+    response = jsonify({"match": shown_state(match, caller(), language())})
     response.status_code = status
     return response
 
@@ -159,7 +180,7 @@ def handle_match_conflict(error: MatchConflict):
         placement = error.match.games[you].placement()
         message = placement.reason(language()) if placement is not None else message
     response = jsonify({"error": {"code": error.code, "message": message},
-                        "match": match_state(error.match, caller(), language())})
+                        "match": shown_state(error.match, caller(), language())})
     response.status_code = 409
     return response
 
@@ -180,16 +201,20 @@ def handle_tables_not_ready(error: ValueTablesNotReady):
 
 @bp.post("/matches")
 def create_match():
-    """A new practice game (no bots) or game against 1 to 5 bots of chosen levels."""
+    """A new practice game (no bots) or game against 1 to 5 bots of chosen levels, dealt
+    ``duplicate`` (every seat the same dice each turn) when ``duplicate`` is true."""
     body = json_body()
     ruleset = text_field(body, "ruleset")
     bots = body.get("bots", [])
     name = body.get("name")
     if name is not None:
         name = players.validate_name(name)
+    duplicate = body.get("duplicate", False)
+    if type(duplicate) is not bool:
+        raise ApiError(400, "invalid-duplicate", "duplicate must be true or false.")
     player = players.ensure_player()
     match = services().matches.create(player, ruleset, bots,
-                                      name or players.remembered_name())
+                                      name or players.remembered_name(), duplicate=duplicate)
     return answer(match, 201)
 
 

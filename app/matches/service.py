@@ -6,8 +6,9 @@ seat, a server seed drawn from ``os.urandom`` whose commitment is shown before t
 and one client seed per human, given with that human's first roll and fixed from then on (every
 human's must be in before anyone rolls). Seat ``i``'s dice come from its own stream,
 ``fairness.match.seat_stream(server_seed, client_seeds, match_id, i, ruleset, dealing)``, dealt
-per turn (a match stored before per-turn dealing has no ``dealing`` field and deals
-sequentially: its commitment and result are v1).
+per turn, or ``duplicate`` when its creator asked (every seat reads seat 0's stream: everyone
+gets the same dice each turn); a match stored before per-turn dealing has no ``dealing`` field
+and deals sequentially (its commitment and result are v1).
 
 Seats take whole turns in order: seat 0's turn 1, seat 1's turn 1, …, seat 0's turn 2. Bots'
 turns run on the server as soon as they are due (``bots.py``): in the request of the human
@@ -58,6 +59,7 @@ from app.matches.vault import SeedVault, new_server_seed
 from app.platform.clock import format_timestamp
 from fairness import RULESETS, Game, IllegalMove, commitment, validate_client_seed
 from fairness.dice import PER_TURN
+from fairness.match import DUPLICATE
 from strategy.bots import LEVELS
 
 __all__ = [  # what other modules read here, wherever it is defined
@@ -110,8 +112,9 @@ class MatchService:
     # Creating and reading
 
     def create(self, player: str, ruleset: str, bots: Sequence[str], name: str | None,
-               kind: str | None = None) -> Match:
-        """A new match of ``player`` (seat 0) against ``bots`` (levels) on ``ruleset``.
+               kind: str | None = None, duplicate: bool = False) -> Match:
+        """A new match of ``player`` (seat 0) against ``bots`` (levels) on ``ruleset``, dealt
+        ``duplicate`` when asked (practice, one seat, is dealt exactly as per turn then).
 
         ``kind`` defaults to ``practice`` without bots and ``computer`` with some.
         """
@@ -120,12 +123,16 @@ class MatchService:
         seats = [Seat(0, HUMAN, name or pseudonym, player=pseudonym)]
         seats += [Seat(index, BOT, f"Bot {index} ({level})", bot=level)
                   for index, level in enumerate(bots, start=1)]
-        return self.create_seated(seats, ruleset, kind or (COMPUTER if bots else PRACTICE))
+        return self.create_seated(seats, ruleset, kind or (COMPUTER if bots else PRACTICE),
+                                  duplicate=duplicate)
 
     def create_seated(self, seats: Sequence[Seat], ruleset: str, kind: str,
-                      client_seeds: Sequence[str | None] | None = None) -> Match:
+                      client_seeds: Sequence[str | None] | None = None,
+                      duplicate: bool = False) -> Match:
         """A new match with these seats (any mix of humans and bots, in play order) and, for a
-        table, every seat's client seed fixed already (None for a bot)."""
+        table, every seat's client seed fixed already (None for a bot); dealt per turn, or
+        ``duplicate`` (every seat the same dice each turn) when asked."""
+        dealing = DUPLICATE if duplicate else PER_TURN
         now = format_timestamp(self.clock())
         epoch = self.secrets.for_date(self.clock().date()).epoch_number
         seed = new_server_seed()
@@ -135,7 +142,7 @@ class MatchService:
                 "kind": kind, "ruleset": ruleset, "epoch": str(epoch), "status": PLAYING,
                 "seats": stored_json([seat.to_json() for seat in seats]),
                 "client_seeds": stored_json(list(client_seeds or [None] * len(seats))),
-                "dealing": PER_TURN, "commitment": commitment(seed, PER_TURN),
+                "dealing": dealing, "commitment": commitment(seed, dealing),
                 "sealed_seed": self.vault.seal(match_id, seed),
                 "created_at": now, "updated_at": now,
             }

@@ -21,10 +21,13 @@ _SEAT_SPEC = {"oneOf": [
 
 SCHEMAS = {
     "Table": {"type": "object", "required": [
-        "id", "code", "ruleset", "clock", "status", "created_at", "creator", "seats", "you",
-        "seconds_left", "join_url", "watch_url", "match"], "properties": {
+        "id", "code", "ruleset", "clock", "duplicate", "status", "created_at", "creator", "seats",
+        "you", "seconds_left", "join_url", "watch_url", "match"], "properties": {
         "id": _TABLE_ID, "code": _CODE, "ruleset": {"type": "string"},
         "clock": {"type": ["integer", "null"]},
+        "duplicate": {"type": "boolean",
+                      "description": "Its match deals duplicate: every seat the same dice each "
+                                     "turn."},
         "status": {"type": "string", "enum": ["waiting", "playing", "finished", "expired"]},
         "created_at": {"type": "string", "format": "date-time"},
         "creator": {"type": "boolean"},
@@ -33,10 +36,20 @@ SCHEMAS = {
         "you": {"type": "array", "items": {"type": "integer"}},
         "seconds_left": {"type": ["number", "null"]},
         "join_url": {"type": "string"}, "watch_url": {"type": "string"},
+        "shared": {"type": "integer",
+                   "description": "A duplicate table's, once started: how many of the match's "
+                                  "actions every viewer sees (its complete rounds; all once it "
+                                  "is over)."},
+        "yours": {"type": "array",
+                  "items": {"type": "object", "required": ["number", "seat", "entry"]},
+                  "description": "A duplicate table's, once started: the caller's seats' "
+                                 "actions after the shared ones, with their action numbers."},
         "match": {"type": ["object", "null"],
                   "description": "The engine's view of the table's match (see Matches); "
                                  "the answer to a roll or a box leaves out the seats' "
-                                 "transcript and the order while the match is played."}}},
+                                 "transcript and the order while the match is played. At a "
+                                 "duplicate table being played, the other seats' actions of "
+                                 "the round being played are withheld from the caller."}}},
     "TableAnswer": {"type": "object", "required": ["table"],
                     "properties": {"table": {"$ref": "#/components/schemas/Table"}}},
 }
@@ -71,6 +84,9 @@ def paths() -> dict:
                 "clock": {"type": ["integer", "null", "boolean"],
                           "description": "Seconds for the three rolls together (3 to 600); 0, "
                                          "false or null: no clock; absent: 45."},
+                "duplicate": {"type": "boolean", "default": False,
+                              "description": "Deal every seat the same dice each turn "
+                                             "(dealing duplicate)."},
                 "name": _NAME, "client_seed": _SEED}, ["ruleset", "seats", "client_seed"]),
             "responses": {"201": _answer("Created."), **_errors(400, 413, 415)}}},
         "/tables/{table}": {"get": {
@@ -103,6 +119,14 @@ def paths() -> dict:
             "requestBody": _body({"category": {"type": "string"}, "roll": _ACTION},
                                  ["category", "roll"]),
             "responses": {"200": _answer("Scored."), **_errors(400, 403, 404, 409, 413, 415)}}},
+        "/tables/{table}/again": {"post": {
+            "summary": "Play again: the table that follows this one, over (the same for every "
+                       "seat that asks): same sheet, clock and bots, the caller seated",
+            "parameters": [table],
+            "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                "type": "object", "properties": {"client_seed": _SEED}}}}},
+            "responses": {"200": _answer("The following table."),
+                          **_errors(400, 403, 404, 409, 413, 415)}}},
         "/tables/{table}/events": {"get": {
             "summary": "The table's live events (Server-Sent Events), resumed after "
                        "Last-Event-ID",

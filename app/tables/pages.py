@@ -5,10 +5,13 @@ the scripts stay in the app's static folder); these routes only render the templ
 feature's own folder (``templates/tables/``)."""
 
 from flask import Blueprint, abort, redirect, render_template, url_for
+from flask_babel import gettext as _
 
+from app.matches.model import BOT
 from app.services import services
 from app.tables.errors import TableNotFound
 from app.tables.service import DEFAULT_CLOCK, MAX_SEATS, checked_id
+from app.web.messages import level_names
 from app.web.sheets_view import sheet_view
 from fairness import RULESETS
 from strategy.bots import LEVELS
@@ -54,5 +57,20 @@ def _table_page(table_id: str, watching: bool):
         abort(404)
     sheet = sheet_view(found.fields["ruleset"])
     return render_template("tables/table.html", page="tables", table_id=found.id, sheet=sheet,
-                           watching=watching, texts={"boxes": {
-                               box.id: box.name for box in sheet.boxes}})
+                           watching=watching, seats=sheet_columns(found.seats),
+                           texts={"boxes": {box.id: box.name for box in sheet.boxes}})
+
+
+def sheet_columns(seats: list[dict]) -> list[dict]:
+    """The shared sheet's columns, a seat each: its ``name`` and its head's ``short`` name (a
+    bot's level); the page names them again as seats are taken."""
+    levels = level_names()
+    columns = []
+    for index, seat in enumerate(seats):
+        if seat["kind"] == BOT:
+            level = levels.get(seat["bot"], seat["bot"])
+            columns.append({"name": _("Computer {n} ({level})").format(n=index, level=level),
+                            "short": level})
+        else:
+            columns.append({"name": seat["name"] or _("open seat"), "short": None})
+    return columns

@@ -13,16 +13,28 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 
 from app.api.request import action_number, json_body, language, site_url, text_field
 from app.daily.service import Roll, Score, parse_hold
-from app.matches.routes import match_state, play_of
+from app.matches.routes import match_state, play_of, seat_json
 from app.matches.service import PLAYING, Match, validate_ruleset
 from app.observability.limits import client_address
 from app.players import service as players
 from app.services import services
+from app.tables import rematch
+from app.tables.duplicate import (
+    action_seat,
+    is_duplicate_table,
+    own_actions,
+    parse_duplicate,
+    redact_actions,
+    shared_length,
+    visible_games,
+    withheld_seats,
+)
 from app.tables.errors import InvalidTable, NotAllowed, TableNotFound
 from app.tables.service import WAITING, TableService, checked_id, parse_clock, public_seats
 from app.tables.sse import HEADERS, MAX_SECONDS, table_events
 from app.tables.store import TableRecord
 from app.tables.stream_caps import StreamCaps
+from app.tables.views import withholds
 
 bp = Blueprint("tables", __name__, url_prefix="/api/v1")
 
@@ -46,7 +58,9 @@ def table_view(table: TableRecord, match, pseudonym: str | None, lang: str,
                transcripts: bool = True) -> dict:
     """A table as the API shows it to the caller: its seats, the seats the caller holds, the
     clock and, once started, its match (the engine's view, result and seeds at the end;
-    ``transcripts`` False leaves out the seats' transcripts and the play order)."""
+    ``transcripts`` False leaves out the seats' transcripts and the play order). A duplicate
+    table's adds ``shared``, how many of the match's actions every viewer sees (its events'
+    ``to``), and ``yours``, the caller's seats' actions after those with their numbers."""
     seats = table.seats
     held = [index for index, seat in enumerate(seats)
             if pseudonym is not None and seat["player"] == pseudonym]
@@ -56,6 +70,7 @@ def table_view(table: TableRecord, match, pseudonym: str | None, lang: str,
         "code": table.fields["code"],
         "ruleset": table.fields["ruleset"],
         "clock": table.clock or None,
+        "duplicate": is_duplicate_table(table.fields),
         "status": match.status if match is not None else WAITING,
         "created_at": table.fields["created_at"],
         "creator": pseudonym is not None and table.fields["creator"] == pseudonym,
@@ -66,18 +81,36 @@ def table_view(table: TableRecord, match, pseudonym: str | None, lang: str,
         "watch_url": f"{base}/tables/{table.id}/watch",
         "match": None if match is None else seat_state(match, held, pseudonym, lang,
                                                         transcripts),
+        **({} if match is None or not withholds(match) else {
+            "shared": shared_length(match), "yours": own_actions(match, held)}),
     }
 
 
 def seat_state(match: Match, held: list[int], pseudonym: str | None, lang: str,
                transcripts: bool = True) -> dict:
     """The engine's view of the match for the caller, ``you`` being the seat whose turn it is
-    when the caller holds it (pass and play: one device, several seats)."""
+    when the caller holds it (pass and play: one device, several seats), less what a
+    duplicate table withholds from them (``withheld_from``)."""
     state = match_state(match, pseudonym, lang, transcripts)
     turn = state["turn"]
-    if turn is None or turn not in held or state["you"] == turn:
+    if turn is not None and turn in held and state["you"] != turn:
+        state = {**state, "you": turn, "play": play_of(match.games[turn], lang)}
+    return withheld_from(state, match, held, transcripts)
+
+
+def withheld_from(state: dict, match: Match, held: list[int], transcripts: bool) -> dict:
+    """``state`` less what a duplicate table's match being played keeps from the holder of
+    ``held`` (app/tables/duplicate.py): the other seats' actions of the round being played
+    (each such seat as it stood before it, those actions left out of ``order``)."""
+    if not withheld_seats(match, held):
         return state
-    return {**state, "you": turn, "play": play_of(match.games[turn], lang)}
+    games = visible_games(match, held)
+    state = {**state, "seats": [seat_json(match, index, transcripts, games[index])
+                                for index in range(len(match.seats))]}
+    if transcripts:
+        state["order"] = [action_seat(action)
+                          for action in redact_actions(match, match.record.log, held)]
+    return state
 
 
 def answer(table_id: str, status: int = 200,
@@ -85,7 +118,8 @@ def answer(table_id: str, status: int = 200,
     """The ``{"table": view}`` answer for the caller: the table and its match as an action
     just wrote them (``written``), else as stored. The answer to an action leaves out the
     seats' transcripts and the play order while the match is being played (the table's events
-    carry every action; a GET, the stream's snapshot and the end show them whole)."""
+    carry every action, a duplicate table's its complete rounds, its ``yours`` the caller's own
+    since; a GET, the stream's snapshot and the end show them whole)."""
     table, match = written or tables().view(table_id)
     whole = written is None or match.status != PLAYING
     response = jsonify({"table": table_view(table, match, caller(), language(), whole)})
@@ -114,15 +148,16 @@ def caller_name(body: dict) -> str:
 
 @bp.post("/tables")
 def create_table():
-    """A new table: ``ruleset``, ``seats`` (the other seats), ``clock``, ``name`` and
-    ``client_seed`` (the creator's)."""
+    """A new table: ``ruleset``, ``seats`` (the other seats), ``clock``, ``duplicate``, ``name``
+    and ``client_seed`` (the creator's)."""
     body = json_body()
     ruleset = validate_ruleset(text_field(body, "ruleset"))
     clock = parse_clock(body)
+    duplicate = parse_duplicate(body)
     name = caller_name(body)
     player = players.ensure_player()
     table = tables().create(player, ruleset, body.get("seats"), clock, name,
-                            body.get("client_seed"), seat_name)
+                            body.get("client_seed"), seat_name, duplicate=duplicate)
     return answer(table.id, 201)
 
 
@@ -175,6 +210,18 @@ def score(table: str):
     body = json_body()
     number = action_number(body)
     return _act(table, number, Score(text_field(body, "category")))
+
+
+@bp.post("/tables/<table>/again")
+def play_again(table: str):
+    """The table that follows this one, over (the same for every seat that asks): the same
+    sheet, clock and bots, the caller seated; optional ``client_seed``."""
+    body = json_body() if request.content_length else {}
+    player = players.current_player()
+    if player is None:
+        raise NotAllowed("not-seated", "Only the table's players start it again.")
+    following = rematch.play_again(tables(), checked_id(table), player, body.get("client_seed"))
+    return answer(following.id)
 
 
 def _act(table: str, number: int, action):

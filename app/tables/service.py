@@ -28,11 +28,13 @@ from app.matches.model import BOT, HUMAN, PLAYING, TABLE, Match, Seat
 from app.matches.service import MatchService
 from app.platform.clock import format_timestamp
 from app.tables.clock_move import NO_HOLD, best_box
+from app.tables.duplicate import duplicate_fields, is_duplicate_table
 from app.tables.errors import InvalidTable, NoFreeCode, NotAllowed, TableConflict, TableNotFound
 from app.tables.events import TableChannel
 from app.tables.sse import END_KIND
 from app.tables.store import TableRecord, TableStore
 from app.tables.turn_clock import TurnClock
+from app.tables.views import actions_event
 from fairness import InvalidClientSeed, canonical_json
 from fairness.match import validate_client_seed
 from strategy.bots import LEVELS
@@ -158,8 +160,9 @@ class TableService:
     # The lobby
 
     def create(self, player: str, ruleset: str, seat_specs, clock_seconds: int, name: str,
-               client_seed: str, name_of: Callable[[object], str]) -> TableRecord:
-        """A new table whose seat 0 is ``player``'s; returns it (waiting for friends)."""
+               client_seed: str, name_of: Callable[[object], str],
+               duplicate: bool = False) -> TableRecord:
+        """A new table whose seat 0 is ``player``'s, dealt duplicate if asked; returns it."""
         seats = parse_seats(seat_specs, name, parse_client_seed(client_seed), name_of)
         pseudonym = self.pseudonym(player)
         for seat in seats:
@@ -167,7 +170,7 @@ class TableService:
                 seat["player"] = pseudonym
         fields = {"ruleset": ruleset, "clock": str(clock_seconds), "creator": pseudonym,
                   "seats": _json(seats), "status": WAITING,
-                  "created_at": format_timestamp(self.now())}
+                  "created_at": format_timestamp(self.now()), **duplicate_fields(duplicate)}
         for _ in range(CODE_ATTEMPTS):
             table_id = secrets.token_hex(16)
             if self.store.create(table_id, new_code(), fields):
@@ -224,7 +227,8 @@ class TableService:
         match = self.matches.create_seated(
             [Seat(index, seat["kind"], seat["name"], player=seat["player"], bot=seat["bot"])
              for index, seat in enumerate(seats)], table.fields["ruleset"], TABLE,
-            client_seeds=[seat["client_seed"] for seat in seats])
+            client_seeds=[seat["client_seed"] for seat in seats],
+            duplicate=is_duplicate_table(table.fields))
         if not self.store.update(table, {"status": PLAYING, "match": match.id}):
             return self.matches.get(self.get(table_id).match)  # started meanwhile
         self._time_and_publish(table, match, [("started", {"match": match.id,
@@ -335,20 +339,19 @@ class TableService:
 
     def _published(self, table: TableRecord, before: int, match: Match,
                    by: str) -> float | None:
-        """Time the next turn and publish the actions from ``before`` on (and the end); the
-        turn's deadline."""
+        """Time the next turn and publish the actions from ``before`` on as every viewer may see
+        them (``views.actions_event``), and the end; the turn's deadline."""
         events = []
-        actions = [action.to_json() for action in match.record.log[before:]]
-        if actions or match.status != PLAYING:
-            events.append(("actions", {
-                "from": before, "to": match.record.version, "by": by, "actions": actions,
-                "totals": [game.totals().total for game in match.games],
-                **turn_fields(match)}, True))
+        fields = actions_event(match, before, by)
+        if fields is not None:
+            events.append(("actions", {**fields, **turn_fields(match)}, True))
         if match.status != PLAYING:
             ranks = match.ranks()
             events.append((END_KIND, {
                 "status": match.status, "ranks": ranks,
-                "winners": [seat for seat, rank in enumerate(ranks) if rank == 1]}, False))
+                "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
+                "result": match.record.json_field("result"),
+                "server_seed": match.record.fields.get("server_seed")}, False))
         return self._time_and_publish(table, match, events,
                                       match.record.version if events else None, by)
 

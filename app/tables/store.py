@@ -7,7 +7,8 @@ being timed.
   ``playing`` with ``match`` set), ``created_at``, ``version`` (every lobby change is one
   compare-and-set on it) and, once playing, ``turn`` (``<seat>:<round>`` being timed) and
   ``deadline`` (Unix seconds), written with the events that hand the turn over by the
-  channel's script (``events.py``);
+  channel's script (``events.py``), and once over, ``again`` (the id of the table that follows
+  it, ``rematch.py``);
 - ``{t:<id>}:events``, the table's event stream (``events.py``);
 - ``{tc:<CODE>}``, the short code → the table id.
 

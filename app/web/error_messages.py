@@ -104,6 +104,7 @@ def api_error_messages() -> dict[str, str]:
         "invalid-bots": _("Choose at most 5 computer opponents, each with a known level."),
         "invalid-seat": _("There is no such seat in this game."),
         "invalid-match": _("The game data is not valid."),
+        "invalid-duplicate": _("Same dice for everyone is either on or off."),
         # tables
         "table-not-found": _("No table has this id or code (or it ended long ago)."),
         "invalid-clock": _("The turn clock is a whole number of seconds from 3 to 600, or none."),
@@ -115,6 +116,8 @@ def api_error_messages() -> dict[str, str]:
         "not-creator": _("Only the table’s creator starts it."),
         "seats-open": _("Some seats are still waiting for a friend."),
         "table-waiting": _("The table has not started yet."),
+        "not-seated": _("Only the table’s players can start another game with the same seats."),
+        "table-not-over": _("The table is still playing: play again once it has ended."),
         "too-many-streams": _(
             "Your connection holds as many live tables as it may; close one, or try again later."
         ),

@@ -248,6 +248,12 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "reviewMistake": plural_forms(lambda n: ngettext(
             "Turn {turn}, dice {dice}: you chose {chosen}, best was {best} ({n} point).",
             "Turn {turn}, dice {dice}: you chose {chosen}, best was {best} ({n} points).", n)),
+        "seatReviewLoss": plural_forms(lambda n: ngettext(
+            "{name} gave away {n} point of expectation to perfect play.",
+            "{name} gave away {n} points of expectation to perfect play.", n)),
+        "seatMistake": plural_forms(lambda n: ngettext(
+            "Turn {turn}, dice {dice}: {name} chose {chosen}, best was {best} ({n} point).",
+            "Turn {turn}, dice {dice}: {name} chose {chosen}, best was {best} ({n} points).", n)),
         "reviewComputing": _("The review is being computed; it will appear here in a moment."),
         "keepDice": _("keep {dice} and roll"),
         "keepNothing": _("nothing"),
@@ -338,7 +344,6 @@ def table_messages() -> dict[str, str | dict[str, str]]:
         "tableOpenSeat": _("open seat"),
         "tableYou": _("(you)"),
         "seatPoints": plural_forms(lambda n: ngettext("{n} point", "{n} points", n)),
-        "boxOffer": plural_forms(lambda n: ngettext("{name}: {n} point", "{name}: {n} points", n)),
         "tableVerifying": _("Checking every roll in your browser…"),
         "tableVerifyOk": _("{name}: ✓ every roll and box of this seat checks"),
         "tableVerifyBad": _("{name}: ✗ a check failed: {detail}"),
@@ -346,4 +351,8 @@ def table_messages() -> dict[str, str | dict[str, str]]:
             "Coach: {n} expected point given away", "Coach: {n} expected points given away", n)),
         "tableReviewComputing": _("Coach: the review is being computed…"),
         "tableReconnecting": _("Reconnecting…"),
+        "tableYourDice": _("Your dice"),
+        "tableDiceOf": _("Dice of {name}"),
+        "tableDuplicatePlaying": _("{name} is playing — this round's dice show when everyone "
+                                   "has played it"),
     }

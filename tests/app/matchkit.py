@@ -65,3 +65,15 @@ def check_published(state: dict, public_key_hex: str, ledger: list[dict] | None 
         row = result["seats"][seat["seat"]]
         assert row["transcript_sha256"] == digest(seat["transcript"])
         assert row["total"] == game.totals().total
+
+
+def rolls_by_turn(transcript: list[dict]) -> list[list[dict]]:
+    """A seat's roll entries, turn by turn (the turn being played last, if it has rolled)."""
+    turns, current = [], []
+    for entry in transcript:
+        if entry["action"] == "roll":
+            current.append(entry)
+        else:
+            turns.append(current)
+            current = []
+    return turns + ([current] if current else [])

@@ -58,16 +58,24 @@ def join(page, name: str) -> None:
 
 
 def play_if_my_turn(page) -> bool:
-    """If the page shows its board: roll once, then fill the first box offered."""
-    if not page.is_visible("[data-board]"):
+    """If the page offers its Roll button (its turn): roll once, then fill the first box
+    offered on the shared sheet."""
+    if page.is_visible("[data-skip]"):
+        page.keyboard.press("s")  # the bots' moves at once
+    if not page.is_visible("[data-roll]"):
         return False
     try:
-        if page.is_enabled("[data-roll]") and page.locator("[data-boxes] button").count() == 0:
+        if page.locator("[data-pick]").count() == 0:
             page.click("[data-roll]", timeout=2000)
-        page.locator("[data-boxes] button").first.click(timeout=2000)
+        page.locator("[data-pick]").first.click(timeout=2000)
     except Exception:  # the clock or a push changed the board under the click: look again
         return False
     return True
+
+
+def table_id_of(page) -> str:
+    """The id of the table the page shows."""
+    return re.search(r"/tables/([0-9a-f]{32})", page.url).group(1)
 
 
 def ranks_text(page) -> list[str]:

@@ -172,8 +172,8 @@ def table_with_a_bot(page) -> None:
     page.locator("[data-start]").click()
     expect(page.locator("[data-roll]")).to_be_enabled()
     page.locator("[data-roll]").click()
-    expect(page.locator("[data-seats] li[aria-current]")).to_contain_text(PLAYER)
-    expect(page.locator("[data-boxes] button").first).to_be_visible()
+    expect(page.locator("[data-seat-head][aria-current='true']").first).to_contain_text(PLAYER)
+    expect(page.locator("[data-pick]").first).to_be_visible()
 
 
 PAGES = [

@@ -88,16 +88,21 @@ def roll_in_match(page, ruleset: str, levels) -> None:
 @pytest.mark.parametrize(("ruleset", "levels"), MATCHES,
                          ids=[f"{ruleset}-{len(levels)}-bots" for ruleset, levels in MATCHES])
 def test_on_a_phone_a_whole_turn_of_a_match_is_on_one_screen(new_context, ruleset, levels):
-    """As on the daily page: the dice, Roll, Hint and every box on the first screen, in French;
-    the players and the fair-dice card come after the sheet."""
+    """As on the daily page: the dice, Roll, Hint and every box on the first screen, in French,
+    and against the computer every seat's column of the shared sheet beside yours; the
+    fair-dice card comes after the sheet."""
     page = new_context(locale="fr-FR", viewport=PHONE_390).new_page()
     roll_in_match(page, ruleset, levels)
     expect(page.locator("[data-hint]")).to_be_visible()
-    for selector in ("[data-die]", "[data-roll]", "[data-hint]", "[data-box]"):
+    selectors = ["[data-die]", "[data-roll]", "[data-hint]", "[data-box]"]
+    if levels:
+        expect(page.locator(".seat-heads").first.locator("[data-seat-head]")).to_have_count(
+            1 + len(levels))
+        selectors += ["[data-seat-head]", ".seat-cell[data-seat-box]"]
+    for selector in selectors:
         assert on_screen(page, selector, PHONE_390) == [], selector
     sheet = page.locator("[data-sheet]").bounding_box()
-    for after in ("[data-standings]", "[data-fairness]"):
-        assert page.locator(after).bounding_box()["y"] >= sheet["y"] + sheet["height"], after
+    assert page.locator("[data-fairness]").bounding_box()["y"] >= sheet["y"] + sheet["height"]
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"]
 
 
@@ -144,4 +149,21 @@ def test_on_a_phone_the_record_fits_the_screen_width(new_context):
     overflowing = page.locator(".table-scroll").evaluate_all(
         "boxes => boxes.filter(b => b.scrollWidth > b.clientWidth).length")
     assert overflowing == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"]
+
+
+def test_on_a_phone_four_computers_scroll_sideways_beside_your_column(new_context):
+    """Five seats do not fit a 390 px phone: each half of the sheet scrolls sideways inside
+    itself, your column staying put, and the page never widens."""
+    page = new_context(locale="fr-FR", viewport=PHONE_390).new_page()
+    roll_in_match(page, "yatzy", ["easy", "medium", "hard", "perfect"])
+    expect(page.locator(".seat-heads").first.locator("[data-seat-head]")).to_have_count(5)
+    assert on_screen(page, "[data-box]", PHONE_390) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"]
+    strip = page.locator(".seat-scroll").first
+    assert strip.evaluate("e => e.scrollWidth > e.clientWidth")
+    strip.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    last = page.locator('.seat-head[data-seat="4"]').first
+    expect(last).to_be_in_viewport()
+    assert on_screen(page, "[data-box]", PHONE_390) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"]

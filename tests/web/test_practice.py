@@ -144,14 +144,15 @@ def test_the_daily_game_has_no_hint(page):
 
 def test_a_game_against_two_bots_shows_their_moves_and_verifies(page):
     match_id = start_from_practice_page(page, "yacht", levels=["easy", "perfect"])
-    expect(page.locator("[data-standings-rows] tr")).to_have_count(3)
+    expect(page.locator(".seat-heads").first.locator("[data-seat-head]")).to_have_count(3)
     roll_first_by_clicking(page)
     page.locator("[data-box]:not([disabled])").first.click()
     expect(page.locator("[data-skip]")).to_be_visible()
     expect(page.locator("[data-bot-status]")).to_contain_text("Computer")
     page.keyboard.press("s")
     expect(page.locator(MATCH_ROOT)).to_have_attribute("data-busy", "false")
-    expect(page.locator("[data-standings-rows] tr.current")).to_have_attribute("data-seat", "0")
+    expect(page.locator('[data-seat-head][aria-current="true"]').first).to_have_attribute(
+        "data-seat", "0")
     state = api_match(page, match_id)
     assert [len(seat["boxes"]) for seat in state["seats"]] == [1, 1, 1]
     final = finish_through_api(page, match_id, seed=1)

@@ -1,7 +1,7 @@
 """A table's pages keep up from its events, not by asking for the table: in a real Chromium a
 spectator and the player of a pass-and-play table (no clock) follow several turns, and neither
-page GETs the table while the match is played, yet the spectator's seats show what the
-player's show."""
+page GETs the table while the match is played, yet the spectator's shared sheet shows what the
+player's shows, with the seat playing lit and no control of the spectator's."""
 
 import re
 from urllib.parse import urlparse
@@ -11,7 +11,6 @@ from playwright.sync_api import expect
 from .table_page import create_table, open_page, play_if_my_turn
 
 TURNS = 4  # two per seat: eight actions, each published as an event
-YOU = " · (you)"
 
 
 def table_gets(page, table_id: str) -> list[str]:
@@ -23,9 +22,9 @@ def table_gets(page, table_id: str) -> list[str]:
     return sent
 
 
-def seat_lines(page) -> list[str]:
-    """The seats as the page lists them, without the caller's own "(you)"."""
-    return [line.replace(YOU, "") for line in page.locator("[data-seats] li").all_inner_texts()]
+def sheet_cells(page) -> list[str]:
+    """Every seat's cells of the shared sheet, row by row."""
+    return page.locator("[data-seat-box] [data-points]").all_inner_texts()
 
 
 def test_a_spectator_and_the_player_follow_the_turns_without_getting_the_table(
@@ -37,13 +36,14 @@ def test_a_spectator_and_the_player_follow_the_turns_without_getting_the_table(
     ann.click("[data-start]")
     expect(ann.locator("[data-board]")).to_be_visible()
     watcher_context, watcher = open_page(browser, table_server, f"/tables/{table_id}/watch")
-    expect(watcher.locator("[data-seats] li[aria-current]")).to_have_count(1)
+    expect(watcher.locator("[data-seat-head][aria-current='true']")).to_have_count(2)  # a half each
+    expect(watcher.locator("[data-roll]")).to_be_hidden()
     watcher_gets, ann_gets = table_gets(watcher, table_id), table_gets(ann, table_id)
     for turn in range(1, TURNS + 1):
         assert play_if_my_turn(ann), f"turn {turn}: the board did not take the turn"
-        expect(ann.locator("[data-boxes] button")).to_have_count(0)  # the box is filled
-        expected = seat_lines(ann)
-        expect(watcher.locator("[data-seats] li")).to_have_text(expected)
+        expect(ann.locator("[data-pick]")).to_have_count(0)  # the box is filled
+        expect(watcher.locator("[data-seat-box] [data-points]")).to_have_text(sheet_cells(ann))
+    assert watcher.locator("[data-pick]").count() == 0
     assert watcher_gets == [] and ann_gets == [], (watcher_gets, ann_gets)
     for context in (ann_context, watcher_context):
         context.close()

@@ -1,22 +1,21 @@
 // The match page: a practice game or a game against the computer. The server holds the match;
 // this page shows it, sends the player's actions with their number (a double click or a retry
-// never costs a roll), and plays the computer's moves back at a pace the player can skip. The
-// first roll sends the client seed; at the end "Verify the rolls" recomputes every seat's
-// game in this browser (fairness.js) from the revealed seed and the transcripts this device
-// saved as the game went.
+// never costs a roll), and plays the computer's moves back at a pace the player can skip: the
+// computer's dice on the board, its boxes filling its column of the shared sheet
+// (seat-sheet.js), its column highlighted. The first roll sends the client seed; the end
+// (match-end.js) shows the ranks, each seat's review, "Play again" and "Verify the rolls".
 
-import { ApiError, getComputed, getJson, postJson } from "./api.js";
+import { ApiError, getJson, postJson } from "./api.js";
 import {
   NO_HOLD, boardParts, describe, listenToKeys, showDice, showRollButton,
   showSheet, showStatus,
 } from "./board.js";
-import { checkLabel, loadDetailTranslator } from "./check-texts.js";
-import { verifyMatchInLedger } from "./fairness.js";
-import {
-  formatDecimal, language, listText, lossTenths, ordinal, plural, t, typeset,
-} from "./i18n.js";
+import { formatDecimal, listText, t, typeset } from "./i18n.js";
+import { choiceText, playAgain, showEnd, verify } from "./match-end.js";
+import { columnAfter, lastScores, moveText, movesFrom } from "./match-moves.js";
 import { chosenClientSeed, randomClientSeed } from "./practice-seed.js";
-import { noteClientSeed, saveMatch, savedMatch } from "./practice-store.js";
+import { noteClientSeed, saveMatch } from "./practice-store.js";
+import { markPlaying, seatSheetOf, showSeatColumn } from "./seat-sheet.js";
 
 const root = document.querySelector("[data-match]");
 const matchId = root.dataset.match;
@@ -27,16 +26,15 @@ const board = root.querySelector("[data-board]");
 const seedEditor = root.querySelector("[data-seed-editor]");
 const seedInput = root.querySelector("[data-client-seed]");
 const botPanel = root.querySelector("[data-opponents-panel]");
-const botDice = [...root.querySelectorAll("[data-bot-dice] .die")];
-const botStatus = root.querySelector("[data-bot-status]");
+const botLog = root.querySelector("[data-bot-status]");
 const skipButton = root.querySelector("[data-skip]");
 const endCard = root.querySelector("[data-endgame]");
+const seatSheet = seatSheetOf(root);
 const boxNames = JSON.parse(document.getElementById("box-names").textContent);
 const levelNames = JSON.parse(document.getElementById("level-names").textContent);
 const RETRIES = 3;
 const PACE_MS = 700;
 const CLIENT_SEED = /^[A-Za-z0-9._~-]{1,64}$/;
-const MISTAKES_SHOWN = 3;
 
 let match = null;
 let holds = [...NO_HOLD];
@@ -44,6 +42,9 @@ let busy = false;
 let replaying = false;
 let skipping = false;
 let message = { text: "", kind: "" };
+// While the computer's moves play back: each seat's sheet as shown so far, the seat moving.
+let shownSeats = null;
+let movingSeat = null;
 
 // ---------- reading the state ----------
 
@@ -83,7 +84,7 @@ function renderDice() {
 
 function renderRoll() {
   showRollButton(parts, { left: myTurn() ? mine().rolls_left : 0, usable: canRoll(), busy });
-  hintButton.hidden = !match.hints;
+  hintButton.hidden = !match.hints || replaying;  // the Skip button takes its place
   hintButton.disabled = busy || !hasDice();
 }
 
@@ -96,20 +97,14 @@ function renderSheet() {
     match.status === "playing" ? t("turnOf", { turn, turns: match.rounds }) : "";
 }
 
-function renderStandings() {
-  const rows = root.querySelector("[data-standings-rows]");
-  rows.replaceChildren(...match.seats.map((seat) => {
-    const row = document.createElement("tr");
-    row.dataset.seat = String(seat.seat);
-    row.classList.toggle("current", match.status === "playing" && match.turn === seat.seat);
-    for (const text of [seatName(seat), `${Object.keys(seat.boxes).length}/${match.rounds}`,
-      String(seat.totals.total)]) {
-      const cell = document.createElement("td");
-      cell.textContent = text;
-      row.append(cell);
-    }
-    return row;
-  }));
+/** Every seat's column of the shared sheet (as played back so far) and the seat playing. */
+function renderSeats() {
+  if (!seatSheet) {
+    return;
+  }
+  match.seats.forEach((seat, index) => showSeatColumn(root, index, shownSeats?.[index] ?? seat));
+  const playing = replaying ? movingSeat : match.status === "playing" ? match.turn : null;
+  markPlaying(root, playing);
 }
 
 function renderFairness() {
@@ -153,7 +148,7 @@ function render() {
   renderDice();
   renderRoll();
   renderSheet();
-  renderStandings();
+  renderSeats();
   renderStatus();
 }
 
@@ -170,183 +165,76 @@ function pause(ms) {
   });
 }
 
-function describeBotAction(seat, entry) {
-  const name = seatName(seat);
-  if (entry.action === "roll") {
-    return t("botRolled", { name, dice: listText(entry.dice) });
-  }
-  return plural("botScored", entry.points, { name, box: boxNames[entry.category] ?? entry.category });
+/** One move of seat `index` played back: its dice on the board, its box in its column. */
+function showBotAction(index, entry, dice, last) {
+  const seat = match.seats[index];
+  movingSeat = index;
+  shownSeats[index] = columnAfter(shownSeats[index], seat, entry, last);
+  showDice(parts, dice, entry.action === "roll" ? entry.hold ?? NO_HOLD : NO_HOLD, false);
+  renderSeats();
+  const text = moveText(entry, seatName(seat), boxNames);
+  showStatus(parts, text, "");
+  const item = document.createElement("li");
+  item.textContent = text;
+  botLog.append(item);
 }
 
-function showBotAction(seat, entry, dice) {
-  botDice.forEach((die, position) => {
-    die.dataset.face = String(dice ? dice[position] : 0);
-  });
-  botStatus.textContent = describeBotAction(seat, entry);
-}
-
-/** Play back the actions of other seats from action `from` on, one every PACE_MS. */
-async function replayOthers(from) {
-  const queue = [];
-  const counts = match.seats.map(() => 0);
-  match.order.forEach((seatIndex, number) => {
-    const entry = match.seats[seatIndex].transcript[counts[seatIndex]];
-    counts[seatIndex] += 1;
-    if (number >= from && seatIndex !== match.you) {
-      queue.push({ seat: match.seats[seatIndex], entry });
-    }
-  });
+/** Play back the actions of other seats from action `from` on, one every PACE_MS, their
+ * columns starting from `before` (the seats as shown before). */
+async function replayOthers(from, before) {
+  const queue = movesFrom(match, from);
   if (queue.length === 0) {
     return;
   }
+  const lastScore = lastScores(queue);
+  shownSeats = match.seats.map((seat, index) => (lastScore.has(index) && before?.[index]
+    ? { boxes: before[index].boxes, totals: before[index].totals } : seat));
   botPanel.hidden = false;
+  botLog.replaceChildren();
   replaying = true;
   skipping = false;
   skipButton.hidden = false;
   render();
   let dice = null;
-  for (const { seat, entry } of queue) {
+  for (const [position, { index, entry }] of queue.entries()) {
     dice = entry.action === "roll" ? entry.dice : dice;
-    showBotAction(seat, entry, dice);
+    showBotAction(index, entry, dice, lastScore.get(index) === position);
     if (!skipping) {
       await pause(PACE_MS);
     }
   }
   skipButton.hidden = true;
   replaying = false;
+  shownSeats = null;
+  movingSeat = null;
 }
 
 // ---------- the end ----------
 
-function ordinalOutcome() {
-  const rank = match.ranks[match.you];
-  const tied = match.ranks.filter((other) => other === rank).length > 1;
-  if (match.seats.length === 1) {
-    return plural("soloTotal", mine().totals.total);
-  }
-  if (rank === 1) {
-    return tied ? t("youTiedFirst") : t("youWon");
-  }
-  return t("youRanked", { rank: ordinal(rank), players: match.seats.length });
-}
-
-function showEnd({ focus }) {
-  saveMatch(match);
-  board.hidden = true;
-  root.querySelector("[data-key-hints]").hidden = true;
-  endCard.hidden = false;
-  endCard.querySelector("[data-end-outcome]").textContent =
-    match.status === "expired" ? t("matchExpired") : ordinalOutcome();
-  const ranks = endCard.querySelector("[data-end-ranks]");
-  const order = match.seats.map((seat) => seat.seat)
-    .sort((a, b) => (match.ranks?.[a] ?? 0) - (match.ranks?.[b] ?? 0));
-  ranks.replaceChildren(...order.map((index) => {
-    const seat = match.seats[index];
-    const item = document.createElement("li");
-    item.textContent = plural("rankRow", seat.totals.total, { name: seatName(seat) });
-    return item;
-  }));
-  endCard.querySelector("[data-verify]").hidden = match.result === null;
-  if (match.status === "finished") {
-    showReview();
-  }
-  if (focus) {
-    endCard.querySelector("#end-title").focus();
-  }
-}
-
-async function showReview() {
-  const section = endCard.querySelector("[data-review]");
-  const showComputing = () => {
-    section.querySelector("[data-review-headline]").textContent = t("reviewComputing");
-    section.hidden = false;
-  };
-  try {
-    const review = await getComputed(`/matches/${encodeURIComponent(matchId)}/review`,
-      showComputing);
-    section.querySelector("[data-review-headline]").textContent =
-      plural("reviewLoss", lossTenths(review.loss), {}, { digits: 1 });
-    const mistakes = review.decisions.filter((decision) => decision.loss > 0.05)
-      .sort((a, b) => b.loss - a.loss).slice(0, MISTAKES_SHOWN);
-    section.querySelector("[data-review-mistakes]").replaceChildren(...mistakes.map((decision) => {
-      const item = document.createElement("li");
-      item.textContent = plural("reviewMistake", decision.loss, {
-        turn: decision.turn, dice: decision.dice.join(" "), chosen: choiceText(decision.chosen),
-        best: choiceText(decision.best),
-      }, { digits: 1 });
-      return item;
-    }));
-    section.hidden = false;
-  } catch {
-    showComputing();
-  }
-}
-
-function choiceText(choice) {
-  if (choice.kind === "box") {
-    return boxNames[choice.box] ?? choice.box;
-  }
-  return t("keepDice", { dice: choice.keep.length ? choice.keep.join(" ") : t("keepNothing") });
-}
-
-/** Recompute the game in this browser: the saved transcripts against the published result. */
-async function verify() {
-  const verdict = endCard.querySelector("[data-verdict]");
-  const list = endCard.querySelector("[data-checks]");
-  verdict.hidden = false;
-  verdict.className = "verdict";
-  verdict.textContent = t("checking");
-  const saved = savedMatch(matchId);
-  const transcripts = saved ? saved.transcripts : match.seats.map((seat) => seat.transcript);
-  const { entries } = await getJson("/ledger");
-  const answer = { result: match.result, seats: transcripts.map((transcript) => ({ transcript })) };
-  const noted = saved ? { commitment: saved.commitment, clientSeed: saved.my_client_seed } : {};
-  const checks = await verifyMatchInLedger(entries, answer, noted);
-  const translate = await loadDetailTranslator(language());
-  list.replaceChildren(...checks.map((check) => {
-    const item = document.createElement("li");
-    const state = check.ok === true ? "ok" : check.ok === false ? "fail" : "skip";
-    item.className = state;
-    item.dataset.check = check.name;
-    const mark = document.createElement("span");
-    mark.className = "mark";
-    mark.textContent = state === "ok" ? "✓" : state === "fail" ? "✗" : "–";
-    mark.setAttribute("aria-label", t(state === "ok" ? "yesMark" : state === "fail" ? "noMark" : "skipMark"));
-    const name = document.createElement("span");
-    name.className = "check-name";
-    name.textContent = checkLabel(check.name, { boxNames,
-      seatName: (index) => seatName(match.seats[index]) });
-    const detail = document.createElement("span");
-    detail.className = "detail";
-    detail.textContent = translate(check.detail);
-    item.append(mark, name, detail);
-    return item;
-  }));
-  const failed = checks.filter((check) => check.ok === false).length;
-  const passed = checks.length > 0 && checks.every((check) => check.ok === true);
-  verdict.className = `verdict ${passed ? "ok" : "fail"}`;
-  verdict.textContent = passed ? t("matchAllGood") : plural("failed", failed);
+function endView() {
+  return { root, match, matchId, seatName, boxNames };
 }
 
 // ---------- actions ----------
 
 async function adopt(state, { animateFrom = null } = {}) {
   const endedNow = match?.status === "playing" && state.status !== "playing";
+  const before = match?.seats ?? null;
   match = state;
   if (animateFrom !== null) {
-    await replayOthers(animateFrom);
+    await replayOthers(animateFrom, before);
   }
   if (!hasDice()) {
     holds = [...NO_HOLD];
   }
   render();
+  saveMatch(match);
   if (match.status !== "playing") {
-    showEnd({ focus: endedNow });
-  } else {
-    saveMatch(match);
-    if (match.turn !== match.you) {
-      setTimeout(advanceBots, PACE_MS);
-    }
+    board.hidden = true;
+    root.querySelector("[data-key-hints]").hidden = true;
+    showEnd(endView(), { focus: endedNow });
+  } else if (match.turn !== match.you) {
+    setTimeout(advanceBots, PACE_MS);
   }
 }
 
@@ -430,9 +318,10 @@ async function hint() {
     const best = found.best;
     const runnerUp = found.runner_up;
     hintText.textContent = runnerUp
-      ? t("hintBoth", { best: choiceText(best), bestEv: formatDecimal(best.expected, 1),
-        next: choiceText(runnerUp), nextEv: formatDecimal(runnerUp.expected, 1) })
-      : t("hintOne", { best: choiceText(best), bestEv: formatDecimal(best.expected, 1) });
+      ? t("hintBoth", { best: choiceText(best, boxNames),
+        bestEv: formatDecimal(best.expected, 1), next: choiceText(runnerUp, boxNames),
+        nextEv: formatDecimal(runnerUp.expected, 1) })
+      : t("hintOne", { best: choiceText(best, boxNames), bestEv: formatDecimal(best.expected, 1) });
   } catch (error) {
     hintText.textContent = describe(error);
   }
@@ -468,10 +357,21 @@ function wireInputs() {
     seedInput.value = randomClientSeed();
   });
   endCard.querySelector("[data-verify]").addEventListener("click", () => {
-    verify().catch((error) => {
+    verify(endView()).catch((error) => {
       const verdict = endCard.querySelector("[data-verdict]");
       verdict.className = "verdict fail";
       verdict.textContent = describe(error);
+    });
+  });
+  const again = endCard.querySelector("[data-play-again]");
+  again.addEventListener("click", () => {
+    const error = endCard.querySelector("[data-play-again-error]");
+    again.disabled = true;
+    error.hidden = true;
+    playAgain(match).catch((failure) => {
+      again.disabled = false;
+      error.textContent = describe(failure);
+      error.hidden = false;
     });
   });
   listenToKeys(parts, {
@@ -492,7 +392,6 @@ async function start() {
   if (match.you === null) {
     board.hidden = true;
   }
-  botPanel.hidden = match.seats.length === 1;
   await adopt(match);
 }
 

@@ -1,5 +1,5 @@
-// The practice page: a sheet, 0 to 5 computer opponents with their levels, and the client seed
-// (random by default, editable). Starting creates the match (its server seed committed before
+// The practice page: a sheet, 0 to 5 computer opponents with their levels, duplicate dealing
+// (every seat the same dice each turn) or not, and the client seed (random by default, editable). Starting creates the match (its server seed committed before
 // any roll) and opens its page, which sends the client seed with the first roll.
 
 import { errorText, postJson } from "./api.js";
@@ -13,6 +13,7 @@ const addButton = form.querySelector("[data-add-opponent]");
 const seedInput = form.querySelector("[data-client-seed]");
 const errorLine = form.querySelector("[data-form-error]");
 const startButton = form.querySelector("[data-start]");
+const duplicateBox = form.querySelector("[data-duplicate]");
 const MAX_OPPONENTS = 5;
 const CLIENT_SEED = /^[A-Za-z0-9._~-]{1,64}$/;
 
@@ -58,7 +59,8 @@ async function start(event) {
   const ruleset = form.querySelector("input[name=ruleset]:checked").value;
   const bots = [...list.querySelectorAll("[data-level]")].map((select) => select.value);
   try {
-    const { match } = await postJson("/matches", { ruleset, bots });
+    const { match } = await postJson("/matches", { ruleset, bots,
+      duplicate: duplicateBox.checked });
     rememberClientSeed(match.id, clientSeed);
     window.location.assign(`/practice/${encodeURIComponent(match.id)}`);
   } catch (error) {

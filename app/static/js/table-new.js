@@ -1,4 +1,5 @@
-// The new-table form: seats, bots, clock, name and client seed; creates the table, then opens it.
+// The new-table form: seats, bots, clock, duplicate dealing (every seat the same dice each turn),
+// name and client seed; creates the table, then opens it.
 
 import { errorText, postJson } from "./api.js";
 
@@ -50,6 +51,7 @@ form.addEventListener("submit", async (event) => {
       name: form.querySelector("[data-name]").value,
       client_seed: form.querySelector("[data-client-seed]").value,
       clock: Number.isInteger(seconds) ? seconds : null,
+      duplicate: form.querySelector("[data-duplicate]").checked,
       seats: visibleRows().map(seatSpec),
     });
     window.location.assign(`/tables/${answer.table.id}`);

@@ -1,128 +1,141 @@
-// A table's page: the lobby (join, start), every seat live through the table's event stream
-// (Server-Sent Events; the browser resumes after its last event by itself), the caller's
-// turn, the server's clock, and at the end the ranks, the coach and "Verify the rolls".
-// The page applies each event to the table it holds; it asks for the whole table only when an
-// event cannot be applied: a gap in the actions, a start (the event has no match), the end
-// (the result, the seeds and the transcripts), or the caller's own turn with dice showing
-// whose boxes only the server offers.
+// A table's page: the lobby (join, start), then the daily game's board and one shared score
+// sheet with a column per seat, live through the table's event stream (Server-Sent Events;
+// the browser resumes after its last event by itself), and the end (table-end.js).
+//
+// The match is followed in a MatchLog (table-log.js): each action applied in the slot of its
+// number. The stream's snapshot (or a GET) loads the table whole: on the first load, at the
+// start (its event names the match only), after a gap in the action numbers, or when a stream
+// is opened again after a refusal. The other seats' actions are shown one at a time, a bot's
+// PACE_MS apart ("Skip" or S shows them at once); the sheets' totals are the events' own,
+// kept per action number so that what is shown and its totals agree.
+//
+// A duplicate table (every seat the same dice each turn) shows a seat's turn of a round to no
+// one else until every seat has played that round: its events carry the complete rounds
+// only, and this device's own turn shows from its actions' answers (their `yours`). While
+// another seat plays, the board says so instead of showing dice; when the round closes, its
+// turns appear in the sheet at once (the bots' played back at a pace).
 
-import { errorText, getComputed, getJson, postJson } from "./api.js";
-import { ROLLS_PER_TURN } from "./fairness.js";
-import { loadDetailTranslator } from "./check-texts.js";
-import { language, levelName, listText, lossTenths, ordinal, plural, t } from "./i18n.js";
+import { getJson, postJson } from "./api.js";
+import {
+  NO_HOLD, boardParts, describe, listenToKeys, showDice, showRollButton, showStatus,
+} from "./board.js";
+import { levelName, listText, plural, t } from "./i18n.js";
+import { playAgain, randomSeed, showEnd, verifyTable } from "./table-end.js";
+import { MatchLog } from "./table-log.js";
+import { addSeatColumns, showSeatSheet } from "./table-sheet.js";
 
 const root = document.querySelector("[data-table]");
 const tableId = root.dataset.table;
 const watching = root.dataset.watching === "true";
 const boxNames = JSON.parse(document.getElementById("table-texts").textContent).boxes;
 const $ = (selector) => root.querySelector(selector);
-const dice = [...root.querySelectorAll("[data-die]")];
+const parts = boardParts($("[data-board]"));
+const sheetRoot = $("[data-seat-sheet]");
+const skipButton = parts.skipButton ?? $("[data-skip]");
+const PACE_MS = 600;
+// The rolls of a turn, as fairness.js's ROLLS_PER_TURN: the verifier (fairness.js, the page's
+// largest script) loads only when "Verify the rolls" is clicked.
+const ROLLS_PER_TURN = 3;
+const ANSWER_WAIT_MS = 1500; // an action's events come with its answer: a GET only past this
 // A stream the server refused (past its caps on live streams: 429 or 503) is asked for again
 // after a pause that doubles each time, up to a minute, at a random point of its second half
 // so that the pages refused together do not come back together.
 const STREAM_PAUSE_FIRST_SECONDS = 5;
 const STREAM_PAUSE_MAX_SECONDS = 60;
 
-let table = null;
-let hold = [false, false, false, false, false];
+let table = null; // the table as last read whole (its match without the live parts)
+let log = new MatchLog();
+let shown = 0; // actions shown (the others' are played back at a pace)
+let live = null; // {turn, round, status} as the latest event says
+let play = null; // the boxes this device may fill: {version, allowed, previews, restriction}
+let ended = null; // {ranks, winners, result, server_seed} once over
+let nextAction = 0; // the match's next action number (a duplicate table's log holds fewer)
+let holds = [...NO_HOLD];
 let deadline = null; // performance.now() when the timed turn ends
+let acting = false;
 let busy = false;
 let pending = false;
-let written = 0; // answers of this page's own POSTs: a GET sent before one is stale
-let acting = 0; // this page's actions whose answer has not come yet
-let verified = null;
+let skipping = false;
+let wake = null; // ends the pause between two played-back actions
+let pacing = false;
 let streamPauses = 0; // refusals in a row of this page's event stream
-
-function randomSeed() {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 function status(text) {
   $("[data-table-status]").textContent = text;
 }
 
-// A bot's seat by its level in the page language ("Computer 1 (Easy)"), as the match page
-// names it; a person's by the name they gave.
+// A bot's seat by its level in the page language ("Computer 1 (Easy)"); a person's by the
+// name they gave.
 function seatName(index) {
   const seat = table.seats[index];
   if (seat.kind === "bot") return t("botName", { n: index, level: levelName(seat.bot) });
   return seat.name || t("tableOpenSeat");
 }
 
+function seatsAfter(upto) {
+  return log.seatsAfter(table.seats.length, upto);
+}
+
+function sheetsFor(upto) {
+  const sheets = log.sheetsFor(upto);
+  return table.seats.map((_, seat) => sheets[seat] ?? { total: 0 });
+}
+
+function playing() {
+  return live !== null && live.status === "playing";
+}
+
+function replaying() {
+  return shown < log.known;
+}
+
 function myTurn() {
-  const match = table.match;
-  return !watching && match && match.status === "playing" && table.you.includes(match.turn);
+  return !watching && playing() && !replaying() && table.you.includes(live.turn);
 }
 
-function setWritten(next) {
-  written += 1;
-  setTable(next);
+function duplicate() {
+  return Boolean(table?.duplicate);
 }
 
-// Whether `next` is behind the table held: the events brought later actions of its match
-// while it was on its way.
-function behind(next) {
-  const held = table?.match;
-  return Boolean(held && next.match && held.id === next.match.id
-    && next.match.next_action < held.next_action);
+// The number this device's next action sends: the log's end, past it at a duplicate table.
+function actionNumber() {
+  return duplicate() ? Math.max(nextAction, log.known) : log.known;
 }
+
+// Another seat is playing its turn of a duplicate table's round: this page may not see it yet.
+function withheldTurn() {
+  return duplicate() && playing() && !replaying() && live.turn !== null
+    && (watching || !table.you.includes(live.turn));
+}
+
+// A duplicate table's answer: this device's actions past the shared log and the number next.
+function takeOwn(view) {
+  if (!duplicate() || !view.match) return;
+  nextAction = Math.max(nextAction, view.match.next_action);
+  log.setOwn(view.yours ?? [], view.match.seats.map((seat) => seat.totals));
+}
+
+// ---------- loading the table whole ----------
 
 function setTable(next) {
-  if (behind(next)) return;
-  if (next.match && table?.match && table.match.turn !== next.match.turn) {
-    hold = [false, false, false, false, false];
-  }
+  const match = next.match;
+  const held = table?.match;
+  if (held && match && match.id === held.id && match.next_action < actionNumber()) return;
   table = next;
+  if (!match) {
+    render();
+    return;
+  }
+  log.load(match, next.shared ?? match.next_action);
+  nextAction = match.next_action;
+  takeOwn(next);
+  shown = log.known;
+  live = { turn: match.turn, round: match.round, status: match.status };
+  play = match.play ? { version: match.next_action, ...match.play } : null;
+  ended = match.status === "playing" ? null
+    : { ranks: match.ranks, result: match.result, server_seed: match.server_seed };
   setDeadline(next.seconds_left);
   render();
-}
-
-function setDeadline(secondsLeft) {
-  deadline = secondsLeft === null ? null : performance.now() + secondsLeft * 1000;
-}
-
-// One transcript entry on its seat, as the engine plays it: a roll shows its dice and uses a
-// roll, a box takes its points and hands the seat's next turn its three rolls (none after its
-// last of `rounds` boxes). False for an entry this page does not know.
-function applyEntry(played, entry, rounds) {
-  if (entry.action === "roll") {
-    played.dice = entry.dice;
-    played.rolls_left -= 1;
-  } else if (entry.action === "score") {
-    played.boxes[entry.category] = entry.points;
-    played.dice = null;
-    played.finished = Object.keys(played.boxes).length === rounds;
-    played.rolls_left = played.finished ? 0 : ROLLS_PER_TURN;
-  } else {
-    return false;
-  }
-  return true;
-}
-
-// An `actions` event of the match being played: the actions this page has not seen yet (on
-// their seats, and their transcripts and the play order where held), the totals, the turn and
-// the clock. False when it cannot be applied (no match held, a gap before
-// it, an unknown entry): the caller then asks for the whole table.
-function applyActions(data) {
-  const match = table?.match;
-  if (!match || match.status !== "playing" || data.from > match.next_action) return false;
-  if (data.to <= match.next_action) return true; // seen already (a snapshot or our answer)
-  const seats = structuredClone(match.seats);
-  const order = match.order ? [...match.order] : undefined; // absent from an action's answer
-  for (const { seat, entry } of data.actions.slice(match.next_action - data.from)) {
-    if (!seats[seat] || !applyEntry(seats[seat], entry, match.rounds)) return false;
-    seats[seat].transcript?.push(entry);
-    order?.push(seat);
-  }
-  seats.forEach((played, index) => {
-    played.totals = { total: data.totals[index] }; // the event's; the page shows no other
-  });
-  if (match.turn !== data.turn) hold = [false, false, false, false, false];
-  table.match = { ...match, seats, order, turn: data.turn, next_action: data.to, play: null,
-    you: table.you.includes(data.turn) ? data.turn : (table.you[0] ?? null) };
-  setDeadline(data.seconds_left);
-  return !(myTurn() && seats[data.turn].dice && acting === 0); // our roll's answer brings them
 }
 
 async function refresh() {
@@ -131,16 +144,10 @@ async function refresh() {
     return;
   }
   busy = true;
-  const asked = written;
   try {
-    const answer = await getJson(`/tables/${tableId}`, { retries: 2 });
-    if (asked === written) {
-      setTable(answer.table);
-    } else {
-      pending = true; // sent before our own write landed (perhaps without its cookie yet)
-    }
+    setTable((await getJson(`/tables/${tableId}`, { retries: 2 })).table);
   } catch (error) {
-    status(t("errorServer", { message: errorText(error) }));
+    status(t("errorServer", { message: describe(error) }));
   } finally {
     busy = false;
   }
@@ -150,6 +157,69 @@ async function refresh() {
   }
 }
 
+function setDeadline(secondsLeft) {
+  deadline = secondsLeft === null || secondsLeft === undefined ? null
+    : performance.now() + secondsLeft * 1000;
+}
+
+// ---------- applying the events ----------
+
+// An `actions` event: each action into its slot, the sheets after it, the turn and the clock.
+// False when a gap comes before it (the caller reads the table whole).
+function applyActions(data) {
+  if (!table?.match || !log.apply(data)) return false;
+  if (data.next_action !== undefined) nextAction = Math.max(nextAction, data.next_action);
+  if (live.turn !== data.turn) holds = [...NO_HOLD];
+  live = { turn: data.turn, round: data.round, status: data.status };
+  setDeadline(data.seconds_left);
+  return true;
+}
+
+function pause(ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+}
+
+// Show the actions held but not shown yet, one at a time: a bot's PACE_MS apart, a person's
+// (already at a person's pace) at once.
+async function playBack() {
+  if (pacing) return;
+  pacing = true;
+  while (shown < log.known) {
+    const bot = table.seats[log.at(shown).seat]?.kind === "bot";
+    shown += 1;
+    skipButton.hidden = skipping || !bot;
+    render();
+    if (bot && !skipping) await pause(paceMs());
+  }
+  skipping = false;
+  skipButton.hidden = true;
+  pacing = false;
+  render();
+}
+
+// A bot's move shows PACE_MS long, less when this device's turn is being timed meanwhile:
+// the moves left take at most a quarter of the time left.
+function paceMs() {
+  if (deadline === null || !table.you.includes(live.turn) || watching) return PACE_MS;
+  const left = Math.max(0, deadline - performance.now());
+  return Math.min(PACE_MS, left / 4 / Math.max(1, log.known - shown));
+}
+
+function skip() {
+  if (!pacing) return false;
+  skipping = true;
+  wake?.();
+  return true;
+}
+
+// ---------- showing it ----------
+
 function renderLobby() {
   const waiting = table.status === "waiting";
   $("[data-lobby]").hidden = !waiting;
@@ -157,193 +227,187 @@ function renderLobby() {
   $("[data-code]").textContent = table.code;
   $("[data-join-link]").href = table.join_url;
   $("[data-watch-link]").href = table.watch_url;
-  const seated = table.you.length > 0;
   const form = $("[data-join-form]");
-  form.hidden = watching || seated;
+  form.hidden = watching || table.you.length > 0;
   if (!form.hidden && !$("[data-join-seed]").value) $("[data-join-seed]").value = randomSeed();
   const full = table.seats.every((seat) => seat.taken);
   $("[data-start]").hidden = !table.creator || !full;
+  const list = $("[data-seats]");
+  list.replaceChildren(...table.seats.map((seat) => {
+    const item = document.createElement("li");
+    item.dataset.seat = seat.seat;
+    item.textContent = table.you.includes(seat.seat)
+      ? `${seatName(seat.seat)} · ${t("tableYou")}` : seatName(seat.seat);
+    return item;
+  }));
   status(full ? t("tableReady") : t("tableWaiting"));
 }
 
-function renderSeats() {
-  const list = $("[data-seats]");
-  list.replaceChildren();
-  const match = table.match;
-  for (const seat of table.seats) {
-    const item = document.createElement("li");
-    item.dataset.seat = seat.seat;
-    const played = match ? match.seats[seat.seat] : null;
-    const parts = [seatName(seat.seat)];
-    if (table.you.includes(seat.seat)) parts.push(t("tableYou"));
-    if (played) parts.push(plural("seatPoints", played.totals.total));
-    if (match && match.ranks) parts.push(ordinal(match.ranks[seat.seat]));
-    if (played && played.dice && match.turn === seat.seat) parts.push(played.dice.join(" "));
-    item.textContent = parts.join(" · ");
-    if (match && match.turn === seat.seat) item.setAttribute("aria-current", "true");
-    list.append(item);
-  }
+// The seat whose dice the board shows: the one being played back, else the one playing.
+function boardSeat() {
+  if (replaying()) return log.at(shown)?.seat ?? live.turn;
+  if (!playing()) return log.at(log.known - 1)?.seat ?? null;
+  return live.turn;
 }
 
-function renderBoard() {
-  const board = $("[data-board]");
-  board.hidden = !myTurn();
-  if (board.hidden) return;
-  const match = table.match;
-  const seat = match.seats[match.turn];
-  const passing = table.you.length > 1;
-  $("[data-board-seat]").textContent = passing
-    ? t("tablePassTo", { name: seat.name }) : t("tableYourTurn");
-  dice.forEach((button, position) => {
-    const face = seat.dice ? seat.dice[position] : 0;
-    button.dataset.face = String(face);
-    button.disabled = !seat.dice || seat.rolls_left === 0;
-    button.setAttribute("aria-pressed", String(hold[position]));
-    button.classList.toggle("held", hold[position]);
+function describeAction({ seat, entry }) {
+  const name = seatName(seat);
+  if (entry.action === "roll") return t("botRolled", { name, dice: listText(entry.dice) });
+  return plural("botScored", entry.points, { name, box: boxNames[entry.category] ?? entry.category });
+}
+
+function guidance(seat, state) {
+  if (!playing() && !replaying()) return t("tableEnded");
+  if (withheldTurn()) return ""; // the board's caption says who plays, and why no dice
+  const last = log.at(shown - 1);
+  if (last && (replaying() || (!myTurn() && last.seat === seat))) return describeAction(last);
+  if (!myTurn()) return t(watching ? "tableWatching" : "tableTheirTurn", { name: seatName(seat) });
+  if (!state.dice) return t("turnStart", { turn: live.round, turns: table.match.rounds });
+  if (play?.restriction && play.version === actionNumber()) return play.restriction.message;
+  return state.rolls < ROLLS_PER_TURN ? t("afterRoll") : t("lastRoll");
+}
+
+function renderPlay() {
+  const started = Boolean(table.match);
+  $("[data-play]").hidden = !started;
+  if (!started) return;
+  $("[data-board-area]").hidden = !playing() && !replaying();
+  const seats = seatsAfter(shown);
+  const sheets = sheetsFor(shown);
+  const seat = boardSeat();
+  const mine = myTurn();
+  const state = seat === null ? null : seats[seat];
+  // The last action shown was a box: its dice stay in view until the next roll.
+  const last = log.at(shown - 1);
+  const lastDice = last && last.seat === seat && last.entry.action === "score"
+    ? seatsAfter(shown - 1)[seat].dice : null;
+  const hidden = withheldTurn();
+  const dice = hidden ? null : state?.dice ?? lastDice;
+  showDice(parts, dice, mine ? holds : (state?.hold ?? NO_HOLD),
+    mine && Boolean(state.dice) && state.rolls < ROLLS_PER_TURN && !acting);
+  $("[data-board-area]").classList.toggle("withheld", hidden);
+  const left = state ? ROLLS_PER_TURN - state.rolls : 0;
+  showRollButton(parts, { left: mine ? left : 0, usable: mine && left > 0 && !acting,
+    busy: acting });
+  parts.rollButton.hidden = !mine;
+  $("[data-board-area]").dataset.seat = seat ?? "";
+  $("[data-board-area]").classList.toggle("theirs", !mine);
+  let label = "";
+  if (hidden) label = t("tableDuplicatePlaying", { name: seatName(seat) });
+  else if (seat !== null && mine) {
+    label = table.you.length > 1 ? t("tablePassTo", { name: seatName(seat) }) : t("tableYourDice");
+  } else if (seat !== null) label = t("tableDiceOf", { name: seatName(seat) });
+  $("[data-board-seat]").textContent = label;
+  showStatus(parts, seat === null ? "" : guidance(seat, state), "");
+  addSeatColumns(sheetRoot, table.seats.map((seat, index) => ({ name: seatName(index),
+    short: seat.kind === "bot" ? levelName(seat.bot) : null })));
+  showSeatSheet(sheetRoot, {
+    seats: seats.map((played, index) => ({ boxes: played.boxes, totals: sheets[index] })),
+    current: playing() || replaying() ? seat : null,
+    mine: watching ? [] : table.you,
+    offer: mine && state?.dice ? seat : null,
+    play: mine && play && play.version === actionNumber() ? play : null,
+    locked: acting,
+    boxNames,
   });
-  $("[data-roll]").disabled = seat.rolls_left === 0;
-  $("[data-rolls-left]").textContent = seat.rolls_left === 0 ? t("rollsLeftNone")
-    : plural("rollsLeft", seat.rolls_left);
-  const boxes = $("[data-boxes]");
-  boxes.replaceChildren();
-  for (const box of match.play ? match.play.allowed : []) {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "box";
-    button.dataset.box = box;
-    button.textContent = plural("boxOffer", match.play.previews[box],
-      { name: boxNames[box] || box });
-    button.addEventListener("click", () => act("score", { category: box }));
-    item.append(button);
-    boxes.append(item);
-  }
 }
 
-function renderTurnStatus() {
-  const match = table.match;
-  if (!match || table.status === "waiting") return;
-  if (match.status !== "playing") {
-    status(t("tableEnded"));
-  } else if (myTurn()) {
-    status(table.you.length > 1 ? t("tablePassTo", { name: match.seats[match.turn].name })
+function renderStatus() {
+  if (!table.match || table.status === "waiting") return;
+  if (!playing() && !replaying()) status(t("tableEnded"));
+  else if (myTurn()) {
+    status(table.you.length > 1 ? t("tablePassTo", { name: seatName(live.turn) })
       : t("tableYourTurn"));
   } else {
-    status(t(watching ? "tableWatching" : "tableTheirTurn", { name: seatName(match.turn) }));
+    status(t(watching ? "tableWatching" : "tableTheirTurn", { name: seatName(boardSeat()) }));
   }
 }
 
 function renderEnd() {
-  const match = table.match;
-  const ended = match && match.status !== "playing";
-  $("[data-end]").hidden = !ended;
-  if (!ended) return;
-  const winners = match.result ? match.result.winners : [];
-  const names = listText(winners.map((index) => seatName(index)));
-  $("[data-winners]").textContent = plural("tableWinners", winners.length, { names });
-  const ranks = $("[data-ranks]");
-  if (ranks.childElementCount === 0) {
-    const order = match.seats.map((seat) => seat.seat)
-      .sort((a, b) => match.ranks[a] - match.ranks[b]);
-    for (const index of order) {
-      const item = document.createElement("li");
-      item.dataset.rankSeat = index;
-      item.value = match.ranks[index]; // the list's number is the rank: tied seats share it
-      const line = document.createElement("span");
-      line.dataset.rankLine = index;
-      line.textContent = plural("rankRow", match.seats[index].totals.total,
-        { name: seatName(index) });
-      const review = document.createElement("span");
-      review.dataset.review = index;
-      item.append(line, " · ", review);
-      ranks.append(item);
-    }
-    loadReviews(match);
+  if (!ended || replaying()) {
+    $("[data-end]").hidden = true;
+    return;
   }
-}
-
-async function loadReviews(match) {
-  for (const seat of match.seats) {
-    const line = root.querySelector(`[data-review="${seat.seat}"]`);
-    try {
-      const review = await getComputed(`/matches/${match.id}/review?seat=${seat.seat}`, () => {
-        line.textContent = t("tableReviewComputing");
-      });
-      line.textContent = plural("tableReview", lossTenths(review.loss), {}, { digits: 1 });
-    } catch {
-      line.textContent = ""; // no coach for now: the ranks stand without it
-    }
-  }
+  const sheets = sheetsFor(log.known);
+  showEnd(root, { match: { id: table.match.id, ...ended }, totals: sheets.map((s) => s.total),
+    seatName, seated: !watching && table.you.length > 0 });
 }
 
 function renderClock() {
   const clock = $("[data-clock]");
-  const playing = table?.match?.status === "playing";
-  clock.hidden = deadline === null || !playing;
-  if (!clock.hidden) {
-    const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
-    clock.textContent = t("tableClock", { n: left });
+  clock.hidden = deadline === null || !playing();
+  if (clock.hidden) return;
+  const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
+  const face = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  if ($("[data-clock-face]").textContent !== face) {
+    $("[data-clock-face]").textContent = face;
+    $("[data-clock-text]").textContent = t("tableClock", { n: left });
   }
+  clock.classList.toggle("mine", myTurn());
+  clock.classList.toggle("low", left <= 10);
 }
 
 function render() {
+  if (!table) return;
+  root.dataset.shown = String(shown);
+  root.dataset.turn = live?.turn ?? "";
+  $("[data-duplicate]").hidden = !duplicate();
   renderLobby();
-  renderSeats();
-  renderBoard();
-  renderTurnStatus();
+  renderPlay();
+  renderStatus();
   renderEnd();
   renderClock();
 }
 
+// ---------- acting ----------
+
 async function act(action, body) {
-  const number = table.match.next_action;
-  acting += 1;
+  if (acting || !myTurn()) return;
+  acting = true;
+  render();
+  const sent = actionNumber();
   try {
-    const answer = await postJson(`/tables/${tableId}/${action}`, { ...body, roll: number },
+    const answer = await postJson(`/tables/${tableId}/${action}`, { ...body, roll: sent },
       { retries: 2 });
-    if (action === "score") hold = [false, false, false, false, false];
-    setWritten(answer.table);
+    const match = answer.table.match;
+    if (action === "score") holds = [...NO_HOLD];
+    play = match.play ? { version: match.next_action, ...match.play } : null;
+    takeOwn(answer.table); // a duplicate table's own turn shows from the answer
+    const awaited = answer.table.shared ?? match.next_action; // what its events bring
+    if (awaited > log.known) {
+      setTimeout(() => {
+        if (log.known < awaited) refresh(); // its events did not come
+      }, ANSWER_WAIT_MS);
+    }
   } catch (error) {
-    status(errorText(error));
+    status(describe(error));
     refresh();
   } finally {
-    acting -= 1;
+    acting = false;
+    render();
   }
 }
 
-async function verify() {
-  const results = $("[data-verify-results]");
-  results.replaceChildren();
-  status(t("tableVerifying"));
-  const fairness = await import(root.dataset.fairness);
-  const ledger = await getJson("/ledger");
-  const checks = await fairness.verifyMatchInLedger(ledger, { match: table.match });
-  const translate = await loadDetailTranslator(language());
-  const shared = checks.filter((check) => !/^seat \d+ /.test(check.name));
-  const sharedOk = shared.every((check) => check.ok !== false);
-  verified = table.match.seats.map((seat) => {
-    const own = checks.filter((check) => check.name.startsWith(`seat ${seat.seat} `));
-    const failed = [...shared, ...own].find((check) => check.ok === false);
-    return { seat: seat.seat, ok: sharedOk && own.length > 0 && !failed, failed };
-  });
-  for (const outcome of verified) {
-    const item = document.createElement("li");
-    item.dataset.verifySeat = outcome.seat;
-    item.dataset.ok = String(outcome.ok);
-    item.textContent = outcome.ok ? t("tableVerifyOk", { name: seatName(outcome.seat) })
-      : t("tableVerifyBad", { name: seatName(outcome.seat),
-        detail: outcome.failed ? translate(outcome.failed.detail) : "" });
-    results.append(item);
-  }
-  status(t("tableEnded"));
+function roll() {
+  if (!myTurn()) return;
+  const state = seatsAfter(log.known)[live.turn];
+  if (state.rolls >= ROLLS_PER_TURN) return;
+  act("roll", { hold: state.dice ? holds : null });
 }
+
+function hold(position) {
+  if (!myTurn() || acting) return;
+  const state = seatsAfter(log.known)[live.turn];
+  if (!state.dice || state.rolls >= ROLLS_PER_TURN) return;
+  holds[position] = !holds[position];
+  render();
+}
+
+// ---------- the stream ----------
 
 function listen() {
   const source = new EventSource(`/api/v1/tables/${tableId}/events`);
-  source.addEventListener("snapshot", (event) => {
-    if (written === 0) setTable(JSON.parse(event.data));
-    else refresh(); // a snapshot may have been taken before this page's own write
-  });
+  source.addEventListener("snapshot", (event) => setTable(JSON.parse(event.data)));
   source.addEventListener("joined", (event) => {
     if (!table) return refresh();
     table.seats = JSON.parse(event.data).seats;
@@ -354,16 +418,27 @@ function listen() {
   });
   source.addEventListener("actions", (event) => {
     const data = JSON.parse(event.data);
-    if (data.status !== "playing") return; // the end's event follows in the same write
+    const turn = live?.turn; // a duplicate table's clock move shows no action of that seat
     if (!applyActions(data)) return refresh();
     render();
-    if (data.by === "clock" && data.actions.length) {
-      status(t("tableClockPlayed", { name: seatName(data.actions[0].seat) }));
+    playBack();
+    const timed = duplicate() ? turn : data.actions[0]?.seat;
+    if (data.by === "clock" && timed !== undefined && timed !== null) {
+      status(t("tableClockPlayed", { name: seatName(timed) }));
+      // The clock's move on this device's seat is its own: only the table's answer shows it.
+      if (duplicate() && !watching && table.you.includes(timed)) refresh();
     }
   });
-  source.addEventListener("ended", () => {
+  source.addEventListener("ended", (event) => {
     source.close();
-    if (table?.match?.status === "playing") refresh(); // the result, the seeds, the transcripts
+    if (!table?.match) return refresh();
+    const data = JSON.parse(event.data);
+    ended = { ranks: data.ranks, winners: data.winners, result: data.result,
+      server_seed: data.server_seed };
+    live = { ...live, status: data.status, turn: null };
+    table.status = data.status;
+    deadline = null;
+    render();
   });
   source.addEventListener("open", () => {
     streamPauses = 0;
@@ -388,33 +463,43 @@ function pauseListening() {
   setTimeout(listen, seconds * 1000);
 }
 
-dice.forEach((button, position) => {
-  button.addEventListener("click", () => {
-    hold[position] = !hold[position];
-    render();
-  });
+// The match as the verifier reads it: the result and every seat's transcript as followed.
+function followedMatch() {
+  return { ...table.match, ...ended, seats: seatsAfter(log.known).map((seat, index) => ({
+    ...table.match.seats[index], seat: index, transcript: seat.transcript })) };
+}
+
+parts.dice.forEach((button, position) => button.addEventListener("click", () => hold(position)));
+parts.rollButton.addEventListener("click", roll);
+sheetRoot.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-pick]");
+  if (button && !button.disabled) act("score", { category: button.dataset.pick });
 });
-$("[data-roll]").addEventListener("click", () => {
-  const seat = table.match.seats[table.match.turn];
-  act("roll", { hold: seat.dice ? hold : null });
-});
+listenToKeys(parts, { ready: () => table !== null, hold, roll, more: { s: skip } });
+skipButton.addEventListener("click", skip);
 $("[data-join-form]").addEventListener("submit", async (event) => {
   event.preventDefault();
   try {
     const answer = await postJson(`/tables/${tableId}/join`, {
       name: $("[data-join-name]").value, client_seed: $("[data-join-seed]").value });
-    setWritten(answer.table);
+    setTable(answer.table);
   } catch (error) {
-    status(errorText(error));
+    status(describe(error));
   }
 });
 $("[data-start]").addEventListener("click", async () => {
   try {
-    setWritten((await postJson(`/tables/${tableId}/start`, {})).table);
+    setTable((await postJson(`/tables/${tableId}/start`, {})).table);
   } catch (error) {
-    status(errorText(error));
+    status(describe(error));
   }
 });
-$("[data-verify]").addEventListener("click", verify);
+$("[data-again]").addEventListener("click", () => playAgain(root, tableId, status));
+$("[data-verify]").addEventListener("click", async () => {
+  status(t("tableVerifying"));
+  if (!ended?.result || log.known < (table.match.next_action ?? 0)) await refresh();
+  await verifyTable(root, followedMatch(), seatName);
+  status(t("tableEnded"));
+});
 setInterval(renderClock, 250);
 listen();
