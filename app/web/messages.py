@@ -353,6 +353,5 @@ def table_messages() -> dict[str, str | dict[str, str]]:
         "tableReconnecting": _("Reconnecting…"),
         "tableYourDice": _("Your dice"),
         "tableDiceOf": _("Dice of {name}"),
-        "tableDuplicatePlaying": _("{name} is playing — this round's dice show when everyone "
-                                   "has played it"),
+        "tableDuplicatePlaying": _("Dice of {name}: shown once everyone has played this round"),
     }

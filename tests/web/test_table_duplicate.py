@@ -7,13 +7,12 @@ rest through the API; at the end every seat's first roll of each turn is the sam
 seat verifies."""
 
 import re
-from pathlib import Path
 
 from playwright.sync_api import expect
 
+from .conftest import SCREENSHOTS
 from .table_page import create_table, join, table_id_of, verify_every_seat
 
-SHOTS = Path("/tmp/shots-W")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
 CLOCK_SECONDS = 90  # the clock never plays for the test's players
@@ -50,8 +49,8 @@ def cell(page, box: str, seat: int):
 
 def shoot(page, name: str) -> None:
     """A screenshot to look at (not compared)."""
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"duplicate-table-{name}.png"))
 
 
 def play_hidden_turn(actor, watcher, seat: int, name_pattern: str, shot: str = "") -> tuple:
@@ -127,7 +126,7 @@ def test_a_duplicate_table_shows_a_round_once_every_seat_has_played_it(browser, 
            and re.search(r"/api/v1/tables/[0-9a-f]{32}$", request.url) else None)
     for round_ in (1, 2):
         ann_first, ann_box, ann_points = play_hidden_turn(
-            ann, bob, 0, r"^Ann is playing — this round's dice show when everyone has played it",
+            ann, bob, 0, r"^Dice of Ann: shown once everyone has played this round",
             "desktop-en-ann-hidden" if round_ == 1 else "")
         expect(bob.locator("[data-roll]")).to_be_visible()
         bob.click("[data-roll]")
@@ -142,11 +141,12 @@ def test_a_duplicate_table_shows_a_round_once_every_seat_has_played_it(browser, 
             spectator_context, spectator = player(
                 browser, table_server, DESKTOP, f"/tables/{table_id_of(ann)}/watch", "en-GB")
             expect(spectator.locator("[data-board-seat]")).to_have_text(
-                re.compile(r"^Bob is playing — "))
+                re.compile(r"^Dice of Bob: shown once"))
             assert faces(spectator) == ["0"] * 5
             expect(cell(spectator, ann_box, 0)).to_have_text("")
             shoot(spectator, "desktop-en-spectator")
-        expect(ann.locator("[data-board-seat]")).to_have_text(re.compile(r"^Bob joue — "))
+        expect(ann.locator("[data-board-seat]")).to_have_text(
+            re.compile(r"^Dés de Bob\u202f: visibles"))
         expect(cell(bob, ann_box, 0)).to_have_text("")
         if round_ == 1:
             shoot(ann, "phone-fr-bob-hidden")

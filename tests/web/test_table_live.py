@@ -7,13 +7,12 @@ played through the API while the pages follow; at the end both pages show the sa
 seats verify, and "Play again" brings both players to the same new table."""
 
 import re
-from pathlib import Path
 
 from playwright.sync_api import expect
 
+from .conftest import SCREENSHOTS
 from .table_page import create_table, join, table_id_of, verify_every_seat
 
-SHOTS = Path("/tmp/shots-T")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
 CLOCK_SECONDS = 90  # long enough that the clock never plays for the test's players
@@ -51,8 +50,8 @@ def total(page, seat: int) -> str:
 
 def shoot(page, name: str) -> None:
     """A screenshot to look at (not compared)."""
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"table-{name}.png"))
 
 
 def assert_turn_fits(page, height: int) -> None:
