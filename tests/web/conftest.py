@@ -47,25 +47,36 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(scope="session")
+def shared_server(make_live_server):
+    """One live server per test process for every module that neither moves its clock nor
+    needs a server of its own: its boot (two workers loading their strategy tables, the
+    backlog's reveal) is paid once per process instead of once per module."""
+    from .table_page import start_table_server
+
+    server = start_table_server(make_live_server)
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="module")
 def web_server(request, make_live_server):
-    """A live server of this module's own, so its clock can move without touching others; a
-    module that sets ``DAY_FORMAT = "2"`` gets one starting its dates in v2 (the day's log)."""
+    """The module's live server: the shared one, unless the module sets ``OWN_SERVER = True``
+    (it moves the clock, or needs a day without anyone else's games) or ``DAY_FORMAT = "2"``
+    (its dates start in v2, the day's log): then one of its own."""
     day_format = getattr(request.module, "DAY_FORMAT", None)
+    if not day_format and not getattr(request.module, "OWN_SERVER", False):
+        yield request.getfixturevalue("shared_server")
+        return
     server = make_live_server(workers=2, **({"day_format": day_format} if day_format else {}))
     yield server
     server.stop()
 
 
 @pytest.fixture(scope="session")
-def table_server(make_live_server):
-    """One live server for the tables' pages (tests/web/table_page.py), shared by their
-    modules: its boot, the strategy tables' loading in each worker, is most of their time."""
-    from .table_page import start_table_server
-
-    server = start_table_server(make_live_server)
-    yield server
-    server.stop()
+def table_server(shared_server):
+    """The live server of the tables' pages (tests/web/table_page.py): the shared one."""
+    return shared_server
 
 
 def server_time(server) -> dt.datetime:

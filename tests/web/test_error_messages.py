@@ -13,6 +13,8 @@ from fairness.errors import FairnessError
 
 from .player import next_action, open_game, wait_for_action
 
+OWN_SERVER = True  # it moves its server's clock
+
 ROOT = Path(__file__).resolve().parents[2]
 ERROR_TABLE = re.compile(r'<script type="application/json" id="api-errors">(.*?)</script>', re.S)
 # A code the shell answers: an ApiError's, an error response's, or a DomainError subclass's (its

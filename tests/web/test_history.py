@@ -12,6 +12,8 @@ from app.platform.redis import connect
 
 from .conftest import DESKTOP, SCREENSHOTS, watch_errors
 
+OWN_SERVER = True  # it moves its server's clock
+
 PHONE = {"width": 390, "height": 844}
 PLAY_DATE = "2026-03-10"
 LAYOUTS = [("en-GB", DESKTOP), ("fr-FR", PHONE)]

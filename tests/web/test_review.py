@@ -13,6 +13,8 @@ from .coach_wait import TablesLoading
 from .conftest import SCREENSHOTS, watch_errors
 from .player import open_game, play_whole_game
 
+OWN_SERVER = True  # it moves its server's clock
+
 PHONE_390 = {"width": 390, "height": 844}
 REVEALED_AT = "2026-03-11T13:05:00Z"  # PLAY_DATE's reveal time (grace 3600 s) has passed
 REFERENCES_TIMEOUT = 180

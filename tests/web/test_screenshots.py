@@ -7,6 +7,8 @@ from playwright.sync_api import expect
 from .conftest import SCREENSHOTS
 from .player import open_game, play_into_a_turn, play_whole_game
 
+OWN_SERVER = True  # it moves its server's clock
+
 PHONE_390 = {"width": 390, "height": 844}
 PLAY_DATE = "2026-03-10"
 AFTER_REVEAL = "2026-03-11T14:00:00Z"

@@ -16,6 +16,8 @@ from tests.conftest import EPOCH_DAYS, EPOCH_START, PLAY_TIME
 
 from .conftest import SCREENSHOTS, watch_errors
 
+OWN_SERVER = True  # it moves its server's clock
+
 DESKTOP_1366 = {"width": 1366, "height": 768}
 PHONE_390 = {"width": 390, "height": 844}
 RANKING_TIMEOUT = 120
