@@ -46,14 +46,16 @@ test: $(TEST_STAMP)
 	echo "# The API suite again, on Redis Clusters:"; cat $(CLUSTER_LOG); \
 	test $$main -eq 0 && test $$clustered -eq 0
 
-# After changing a page's text: refresh the French catalog, translate its new entries, run again.
+# After changing a page's text: refresh the French and Hungarian catalogs (every language under
+# app/translations/), translate their new entries, run again. The catalogs are rewritten under
+# the lock PO_LOCK, which whoever else edits them at the same time takes too.
+PO_LOCK ?= build/translations.lock
 translations: $(RUNTIME_STAMP)
 	mkdir -p build
 	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 --no-location \
 		--sort-output --omit-header -o build/messages.pot .
-	$(VENV)/bin/pybabel update -i build/messages.pot -d app/translations --no-fuzzy-matching \
-		--ignore-obsolete -w 100
-	$(VENV)/bin/pybabel compile -d app/translations
+	flock $(PO_LOCK) sh -c '$(VENV)/bin/pybabel update -i build/messages.pot -d app/translations \
+		--no-fuzzy-matching --ignore-obsolete -w 100 && $(VENV)/bin/pybabel compile -d app/translations'
 
 vectors: $(RUNTIME_STAMP)
 	$(PY) scripts/make_vectors.py

@@ -15,9 +15,10 @@ from app.config import settings_from_env
 from app.players import service as players
 from app.web.static_files import static_url_path
 
-API_FEATURES = ("daily", "players", "boards", "coach", "ledger")  # their routes join ``api``
+# Their routes join ``api``.
+API_FEATURES = ("daily", "players", "boards", "coach", "ledger", "groups")
 # Their ``pages.py`` add their pages to the pages' blueprint ``web``, before it is registered.
-PAGE_FEATURES = ("daily", "boards", "players", "ledger", "coach", "matches")
+PAGE_FEATURES = ("daily", "boards", "players", "ledger", "coach", "matches", "groups")
 
 
 def create_app(test_config: dict | None = None) -> Flask:

@@ -48,7 +48,8 @@ the action's compare-and-set, ``120/minute`` (a whole game is at most 60 actions
 ``YACHT_DAILY_RATE_LIMIT_DAY_GAMES``: pages of a day's games per client address, ``120/minute``.
 Only successful (2xx) answers count against these budgets but the daily games' actions': those
 that reach the compare-and-set count per game, applied or not; the others in memory.
-``YACHT_DAILY_RATE_LIMIT_TRANSFER``: transfer codes made or redeemed per client address,
+``YACHT_DAILY_RATE_LIMIT_TRANSFER``: transfer codes made or redeemed, and friend groups joined by
+code, per client address,
 ``20/hour``; every attempt counts, a refused one too (it is a code guesser's budget).
 ``YACHT_DAILY_RATE_LIMIT_COSIGNATURES``: witnesses' cosignatures posted per client address,
 ``120/minute``; every attempt counts, a refused one too.

@@ -15,6 +15,8 @@ from app.daily.service import GameService
 from app.daily.store import GameStore
 from app.daylog.service import V2, LogService, load_witnesses
 from app.daylog.store import LogStore
+from app.groups.service import GroupService
+from app.groups.store import GroupStore
 from app.ledger import secrets as keys
 from app.ledger.service import LedgerService
 from app.ledger.store import LedgerStore
@@ -51,6 +53,7 @@ class Services:
     epochs_seen: tuple[str, ...] = field(default=())
     matches: MatchService | None = None
     tables: TableService | None = None
+    groups: GroupService | None = None
     prepare_every: float = DEFAULT_EPOCH_CHECK_SECONDS
     prepared_at: float = -math.inf
 
@@ -123,6 +126,7 @@ def init_app(app: Flask) -> None:
         tables=TableService(TableStore(client), matches, TableChannel(client),
                             TurnClock(client, app.config.get("TURN_CLOCK") or time.time),
                             secrets.pseudonym, clock),
+        groups=GroupService(GroupStore(client), games, game_store, skill_store, secrets, clock),
     )
 
 

@@ -13,7 +13,7 @@ from flask import Flask
 
 from fairness.sheets import ANY_DAILY_RULESETS
 
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 OPENAPI_PARTS = "openapi-parts"
 
 
@@ -54,7 +54,7 @@ HEX64 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 GAME_ID = {"type": "string", "pattern": "^[0-9a-f]{32}$"}
 RULESET = {"type": "string", "enum": list(ANY_DAILY_RULESETS)}
 LANG = {"name": "lang", "in": "query", "required": False,
-        "schema": {"type": "string", "enum": ["en", "fr"]},
+        "schema": {"type": "string", "enum": ["en", "fr", "hu"]},
         "description": "Language of messages (else Accept-Language)."}
 
 _SCHEMAS = {

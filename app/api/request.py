@@ -17,7 +17,7 @@ from werkzeug.http import parse_accept_header
 from app.api.errors import ApiError
 from fairness.sheets import ANY_DAILY_RULESETS
 
-LANGUAGES = ("en", "fr")
+LANGUAGES = ("en", "fr", "hu")
 MAX_ACTION_NUMBER = 1000
 MAX_TOKEN = 1000
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")

@@ -1,6 +1,6 @@
 """The daily challenge's part of the OpenAPI document (docs/api.md): the sheets, the
-challenges, a player's game and its actions, share text and proof, joined to it by
-``app.api.openapi.add_part``."""
+challenges, a player's game and its actions, share text and proof, and a past day played
+again, joined to it by ``app.api.openapi.add_part``."""
 
 from app.api.openapi import (
     DATE,
@@ -16,6 +16,14 @@ from app.api.openapi import (
     ref,
     size_param,
 )
+
+SHARE_STYLE = {"name": "style", "in": "query", "required": False,
+               "schema": {"type": "string", "enum": ["plain", "squares"], "default": "plain"},
+               "description": "plain: the text as it always was; squares: a first line a "
+                              "friend reads without playing, then one mark per turn by the "
+                              "points it gave away to perfect play (🟩 none, 🟡 under 1, 🔶 "
+                              "under 5, ❌ 5 or more), once the coach's review is ready. Any "
+                              "other value is a 400 invalid-field."}
 
 _NAMES = {"type": "object", "properties": {"en": {"type": "string"}, "fr": {"type": "string"}},
           "required": ["en", "fr"]}
@@ -117,6 +125,34 @@ SCHEMAS = {
         },
     },
     "GameAnswer": {"type": "object", "required": ["game"], "properties": {"game": ref("Game")}},
+    "WouldRank": {
+        "type": "object", "required": ["rank", "players"],
+        "description": "Where the game would have ranked on the day's board: competition rank "
+                       "(equal figures share it), among the board's games and this one.",
+        "properties": {"rank": {"type": "integer", "minimum": 1},
+                       "players": {"type": "integer", "minimum": 1}},
+    },
+    "PastDayReplay": {
+        "type": "object",
+        "required": ["date", "ruleset", "epoch", "day", "dealing", "total", "totals", "loss",
+                     "points", "skill", "review"],
+        "properties": {
+            "date": DATE, "ruleset": RULESET, "epoch": {"type": "integer"},
+            "day": {"type": "integer", "minimum": 1},
+            "dealing": {"type": "string", "enum": ["per-turn", "sequential"]},
+            "total": {"type": "integer"},
+            "totals": {"type": "object", "required": ["upper", "upper_bonus", "lower",
+                                                      "extra_bonus", "total"],
+                       "additionalProperties": {"type": "integer"}},
+            "loss": {"type": "number", "minimum": 0,
+                     "description": "Points of expectation given away to perfect play, to the "
+                                    "hundredth as the skill board ranks them."},
+            "points": ref("WouldRank"), "skill": ref("WouldRank"),
+            "review": {"type": "object", "description": "The coach's review (docs/strategy.md): "
+                                                       "the Review's figures without game, "
+                                                       "player and name."},
+        },
+    },
 }
 
 
@@ -171,10 +207,10 @@ def paths() -> dict:
                           **errors(400, 403, 404, 409, 413, 415)}}},
         "/games/{game_id}/share": {"get": {
             "summary": "The spoiler-free share text of a finished game",
-            "parameters": [game_param, LANG],
+            "parameters": [game_param, LANG, SHARE_STYLE],
             "responses": {"200": {"description": "Plain text.",
                                   "content": {"text/plain": {"schema": {"type": "string"}}}},
-                          **errors(403, 404, 409)}}},
+                          **errors(400, 403, 404, 409)}}},
         "/games/{game_id}/proof": {"get": {
             "summary": "The receipt's inclusion proof in its revealed date's root; on a v2 day "
                        "in its log's latest checkpoint (or ?size=), before the reveal too",
@@ -190,4 +226,15 @@ def paths() -> dict:
                                         "The proof (v2: checkpoint = the signed note it is "
                                         "against; entry null before the reveal)."),
                           **errors(400, 403, 404)}}},
+        "/days/{date}/{ruleset}/replay": {"post": {
+            "summary": "A revealed day played again as practice: the whole game replayed on "
+                       "that day's dice, its review, and where it would have ranked (nothing "
+                       "is written)",
+            "parameters": [path_param("date", DATE), path_param("ruleset", RULESET)],
+            "requestBody": body({"type": "object", "required": ["transcript"], "properties": {
+                "transcript": {"type": "array", "items": ref("Action"),
+                               "description": "The whole game, as FAIRNESS.md writes "
+                                              "transcripts."}}}),
+            "responses": {"200": answer(ref("PastDayReplay"), "The replayed game."),
+                          **errors(400, 404, 409, 413, 415)}}},
     }

@@ -1,5 +1,6 @@
 """The daily challenge's JSON API (docs/api.md): the sheets, each date's challenges, a player's
-game (start, read, roll, score), its share text and its inclusion proof.
+game (start, read, roll, score), its share text and its inclusion proof, and a past day
+played again (``past_day.py``: replayed, reviewed and ranked, nothing written).
 
 Thin routes on the API's blueprint (``app.api.blueprint``): each parses its input, calls one
 service and shapes the answer; a refused action is a 409 that carries the game
@@ -11,7 +12,7 @@ import re
 from flask import Response, g, jsonify, request
 
 from app.api.blueprint import bp
-from app.api.errors import ApiError
+from app.api.errors import ApiError, tables_not_ready
 from app.api.params import bounded_int
 from app.api.request import (
     action_number,
@@ -23,8 +24,10 @@ from app.api.request import (
     site_url,
     text_field,
 )
+from app.boards.figures import centipoints
+from app.daily import past_day
 from app.daily.service import GameConflict, Played, Roll, Score, game_not_found, parse_hold
-from app.daily.share import share_text
+from app.daily.share import PLAIN, SQUARES, STYLES, share_text
 from app.daily.views import game_state, rulesets_json, window_json
 from app.ledger.days import service_date
 from app.platform.clock import format_timestamp
@@ -33,6 +36,7 @@ from app.services import services
 from fairness.checkpoint import MAX_SIZE
 from fairness.gossip import fingerprint
 from fairness.note import parse_note
+from strategy import ValueTablesNotReady
 
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 
@@ -184,15 +188,33 @@ def _act(game_id: str, number: int, action, token: str | None) -> Played:
 
 @bp.get("/games/<game_id>/share")
 def share(game_id: str):
-    """The plain-text, spoiler-free result of a finished game."""
+    """The plain-text, spoiler-free result of a finished game, in the ``?style=`` asked
+    (``plain``, the default, or ``squares``: a friend's first line and each turn's mark)."""
+    style = request.args.get("style", PLAIN)
+    if style not in STYLES:
+        raise ApiError(400, "invalid-field", "style must be 'plain' or 'squares'.")
     played = visible_game(game_id)
     if not played.game.finished:
         raise ApiError(409, "not-finished", "The game is not finished yet.")
     link = site_url()
+    if style == SQUARES and link:  # the game's page: its link preview shows the day and points
+        link = f"{link.rstrip('/')}/verify?game={played.record.id}"
     loss = services().coach.loss(played.record)
     checkpoint = game_checkpoint(played)
     body = parse_note(checkpoint["note"])[0] if checkpoint else None
-    return Response(share_text(played, link, language(), loss, body), mimetype="text/plain")
+    losses = turn_losses(played) if style == SQUARES and loss is not None else None
+    return Response(share_text(played, link, language(), loss, body, style, losses),
+                    mimetype="text/plain")
+
+
+def turn_losses(played: Played) -> list[float] | None:
+    """Each turn's points of expectation given away to perfect play, from the coach's review
+    of the game, in turn order; None while its sheet's table is being computed."""
+    try:
+        review = services().coach.review_json(played.record)
+    except ValueTablesNotReady:
+        return None
+    return [turn["loss"] for turn in review["turns"]]
 
 
 @bp.get("/games/<game_id>/proof")
@@ -214,3 +236,37 @@ def proof(game_id: str):
         raise ApiError(404, "no-proof", "A proof exists only for a finished game once its date "
                                         "is revealed.")
     return jsonify(found)
+
+
+# ------------------------------------------------------------------ past days
+
+
+@bp.post("/days/<date>/<ruleset>/replay")
+def replay_past_day(date: str, ruleset: str):
+    """A whole game of a revealed (date, sheet) played again as practice, replayed on that
+    day's published stream: its total, the coach's review and where its total and its skill
+    figure would have ranked on that day's boards. Nothing is written."""
+    date, ruleset = service_date(date), daily_ruleset(ruleset)
+    svc = services()
+    past_day.check_day(svc.secrets, svc.ledger.is_revealed(date), date, ruleset)
+    game = past_day.replayed_game(svc.secrets, date, ruleset, json_body().get("transcript"))
+    try:
+        review = past_day.review_json(svc.coach.tables, game)
+    except ValueTablesNotReady:
+        raise tables_not_ready() from None
+    lost = centipoints(review["loss"])
+    total = game.totals().total
+    keys = svc.secrets.for_date(date)
+    return plain_json({
+        "date": date,
+        "ruleset": ruleset,
+        "epoch": keys.epoch_number,
+        "day": keys.epoch.day_index(date),
+        "dealing": keys.epoch.dealing,
+        "total": total,
+        "totals": game.totals().as_dict(),
+        "loss": lost / 100,
+        "points": past_day.points_rank(svc.board_store, date, ruleset, total),
+        "skill": past_day.skill_rank(svc.coach.skill, date, ruleset, lost),
+        "review": review,
+    })

@@ -108,7 +108,7 @@ def match_paths() -> dict:
     """The routes of matches."""
     match = {"name": "match_id", "in": "path", "required": True, "schema": _MATCH_ID}
     lang = {"name": "lang", "in": "query", "required": False,
-            "schema": {"type": "string", "enum": ["en", "fr"]}}
+            "schema": {"type": "string", "enum": ["en", "fr", "hu"]}}
     answer = _ref("MatchAnswer")
     return {
         "/matches": {"post": {

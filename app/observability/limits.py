@@ -1,7 +1,7 @@
 """Rate limits: per client address on game creation, matches' and tables' actions,
-verification, the heavy read of a day's games, transfer codes and witnesses' cosignatures, in
-the same Redis; per game on the daily games' actions, counted by the action's own
-compare-and-set.
+verification, the heavy read of a day's games, transfer codes (and group invite codes) and
+witnesses' cosignatures, in the same Redis; per game on the daily games' actions, counted by the
+action's own compare-and-set.
 
 A refused request gets a 429 with Retry-After. Only answers that did something count (2xx): a
 404 on a junk id, a 400 on bad input, a 409, a 304 or a 429 spend nothing, so one client's
@@ -52,9 +52,10 @@ MATCH_CREATE_RULES = (f"{API}/matches", f"{API}/tables", f"{API}/tables/<table>/
 GAME_ACTION_RULE = re.compile(rf"^{re.escape(API)}/games/<[^>]+>/(roll|score)$")
 ACTION_RULE = re.compile(rf"^{re.escape(API)}/(matches/<[^>]+>/(roll|score|advance)|"
                          rf"tables/<[^>]+>/(roll|score))$")
-VERIFY_RULE = f"{API}/verify"
+# A past day played again costs a replay and a review, as a verification does: one budget.
+VERIFY_RULES = (f"{API}/verify", f"{API}/days/<date>/<ruleset>/replay")
 DAY_GAMES_RULE = f"{API}/days/<date>/<ruleset>/games"
-TRANSFER_RULES = (f"{API}/me/transfer", f"{API}/me/transfer/redeem")
+TRANSFER_RULES = (f"{API}/me/transfer", f"{API}/me/transfer/redeem", f"{API}/groups/join")
 COSIGNATURE_RULE = f"{API}/logs/<date>/<sheet>/cosignatures"
 KINDS = ("create", "match-create", "game-action", "action", "verify", "day-games", "transfer",
          "cosignature")
@@ -85,7 +86,7 @@ def limited_endpoints(app) -> dict[str, str]:
             found[rule.endpoint] = "game-action"
         elif "POST" in methods and ACTION_RULE.match(rule.rule):
             found[rule.endpoint] = "action"
-        elif "POST" in methods and rule.rule == VERIFY_RULE:
+        elif "POST" in methods and rule.rule in VERIFY_RULES:
             found[rule.endpoint] = "verify"
         elif "GET" in methods and rule.rule == DAY_GAMES_RULE:
             found[rule.endpoint] = "day-games"

@@ -13,6 +13,8 @@ own command. The tags:
 - ``{p:<pseudonym>}``: a player's daily history and matches;
 - ``{x:<code>}``: a transfer code;
 - ``{coach}``: the coach's work queues;
+- ``{fg:<group id>}``, ``{fgc:<code>}``: a friend group (its record, members and kept daily
+  results), a friend group's invite code; a player's groups are under the player's tag;
 - ``{m:<match id>}``: a match and its log;
 - ``{t:<table id>}``, ``{tc:<code>}``, ``{clock}``, ``{sa:<address>}``: a table and its
   events, a table's short code, the turn clock's deadlines, an address's open event streams;
@@ -189,6 +191,36 @@ def match_history_order_key(pseudonym: str) -> str:
 def transfer_key(code: str) -> str:
     """The one-time transfer code ``code``: the identity it carries, until it expires."""
     return f"{{x:{code}}}"
+
+
+# ------------------------------------------------------------------ friend groups: {fg:<id>}
+
+
+def group_key(group_id: str) -> str:
+    """The hash of a friend group's name, invite code and creation time."""
+    return f"{{fg:{group_id}}}"
+
+
+def group_members_key(group_id: str) -> str:
+    """The hash of a friend group's members: pseudonym → canonical JSON member record."""
+    return f"{{fg:{group_id}}}:members"
+
+
+def group_day_key(group_id: str, date: str) -> str:
+    """The hash of a friend group's kept results of ``date``: ``<pseudonym>:<sheet>`` → the
+    member's finished game's total and skill figure (JSON), or ``-`` for none once the date
+    is over."""
+    return f"{{fg:{group_id}}}:day:{date}"
+
+
+def group_code_key(code: str) -> str:
+    """The friend group invite code ``code``: the id of its group."""
+    return f"{{fgc:{code}}}"
+
+
+def player_groups_key(pseudonym: str) -> str:
+    """The set of the ids of a player's friend groups (the player's own hash tag)."""
+    return f"{{p:{pseudonym}}}:groups"
 
 
 # ------------------------------------------------------------------ the coach's queues: {coach}

@@ -27,4 +27,5 @@ def history():
         sheets=[(sheet, summary, histogram(summary["distribution"]))
                 for sheet, summary in zip(daily_sheets(), kept["sheets"], strict=True)],
         sheet_names={ruleset: sheet_view(ruleset).name for ruleset in RULESETS},
+        revealed_through=svc.ledger.last_revealed(),
     )

@@ -1,10 +1,10 @@
 """The player's web pages: server-rendered Jinja templates plus small ES modules (static/js),
-in English and French, behind strict security headers.
+in English, French and Hungarian, behind strict security headers.
 
 ``init_app(app)`` wires it all: the language (Flask-Babel), the pages, the templates (the
 shared ones in ``app/templates/``, each feature's in ``app/<feature>/templates/<feature>/``),
-the headers, and static files under content-hashed addresses with compressed responses
-(``static_files``).
+the headers, static files under content-hashed addresses with compressed responses
+(``static_files``), and the installable app's manifest and service worker (``pwa``).
 """
 
 from pathlib import Path
@@ -19,6 +19,7 @@ from app.web.error_pages import error_page
 from app.web.headers import add_security_headers
 from app.web.locale import init_locale
 from app.web.pages import bp
+from app.web.pwa import init_pwa
 from app.web.static_files import init_static
 
 
@@ -31,6 +32,7 @@ def init_app(app: Flask) -> None:
     app.after_request(add_security_headers)
     app.add_template_filter(loss_text)
     init_static(app)
+    init_pwa(app)  # the installable app: its manifest and service worker at the root
 
 
 def template_loader(app: Flask) -> BaseLoader:

@@ -66,6 +66,13 @@ def api_error_messages() -> dict[str, str]:
         "unknown-code": _(
             "This code is unknown, already used or expired: make a new one on the other device."
         ),
+        # friend groups
+        "invalid-group-name": _("A group's name is 1 to 40 characters."),
+        "invalid-group-code": _("A group's code is 10 letters and digits, like ABCDE-23456."),
+        "unknown-group-code": _("No group has this code: check it with the friend who sent it."),
+        "group-not-found": _("This group is not one of yours: join it with its code first."),
+        "group-full": _("This group is full: it has 50 members already."),
+        "too-many-groups": _("You are in 20 groups already: leave one to join another."),
         # results, ledger and verification
         "not-finished": _("The game is not finished yet."),
         "invalid-limit": _("The leaderboard size must be a whole number from 1 to 100."),
@@ -104,6 +111,7 @@ def api_error_messages() -> dict[str, str]:
         "invalid-bots": _("Choose at most 5 computer opponents, each with a known level."),
         "invalid-seat": _("There is no such seat in this game."),
         "invalid-match": _("The game data is not valid."),
+        "invalid-transcript": _("This game is not a whole legal game on that day’s dice."),
         "invalid-duplicate": _("Same dice for everyone is either on or off."),
         # tables
         "table-not-found": _("No table has this id or code (or it ended long ago)."),

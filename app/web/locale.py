@@ -4,14 +4,15 @@ browser's Accept-Language, else English."""
 from flask import Flask, request
 from flask_babel import Babel
 
-LANGUAGES = ("en", "fr")
+LANGUAGES = ("en", "fr", "hu")
 DEFAULT_LANGUAGE = "en"
 LANG_COOKIE = "yd_lang"
 LANG_COOKIE_SECONDS = 400 * 24 * 3600
 
 
 def requested_language() -> str | None:
-    """The language the query string asks for (``?lang=fr``), if it is one we speak."""
+    """The language the query string asks for (``?lang=fr``, ``?lang=hu``), if it is one we
+    speak."""
     asked = request.args.get("lang", "").strip().lower()
     return asked if asked in LANGUAGES else None
 

@@ -44,7 +44,8 @@ def level_names() -> dict[str, str]:
 
 
 def ordinal_forms() -> dict[str, str]:
-    """A rank ``{n}`` by CLDR ordinal category; French uses two of English's four."""
+    """A rank ``{n}`` by CLDR ordinal category; French uses two of English's four, Hungarian
+    writes every rank "{n}." (its categories ``one`` and ``other``)."""
     return {"one": pgettext("ordinal one", "{n}st"), "two": pgettext("ordinal two", "{n}nd"),
             "few": pgettext("ordinal few", "{n}rd"), "other": pgettext("ordinal other", "{n}th")}
 
@@ -56,6 +57,7 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "ordinal": ordinal_forms(),
         "levels": level_names(),
         **table_messages(),
+        **group_messages(),
         # dice and rolls
         "die": _("Die {n}: {face}"),
         "dieHeld": _("Die {n}: {face}, held"),
@@ -107,7 +109,6 @@ def script_messages() -> dict[str, str | dict[str, str]]:
             "Everyone’s dice are revealed on {time}, in {in}: then you can check every roll."
         ),
         "revealedAt": _("The day’s dice were revealed on {time}: you can check every roll now."),
-        "nextChallenge": _("The next challenge starts at midnight, your time: in {in}."),
         # a date that cannot be played
         "dayOverTitle": _("The challenge of {date} is over"),
         "dayNotYetTitle": _("The challenge of {date} has not started"),
@@ -354,4 +355,13 @@ def table_messages() -> dict[str, str | dict[str, str]]:
         "tableYourDice": _("Your dice"),
         "tableDiceOf": _("Dice of {name}"),
         "tableDuplicatePlaying": _("Dice of {name}: shown once everyone has played this round"),
+    }
+
+
+def group_messages() -> dict[str, str]:
+    """The friend groups' page script's sentences (``static/js/groups-page.js``)."""
+    return {
+        "groupCopied": _("Copied: send it to your friends."),
+        "groupCopyRefused": _("Your browser did not allow copying: select the text and copy it."),
+        "groupRenamed": _("Renamed."),
     }

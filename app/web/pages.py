@@ -39,6 +39,7 @@ def nav_items() -> list[tuple[str, str, str]]:
         ("home", "web.home", _("Today")),
         ("practice", "web.practice", _("Practice")),
         ("tables", "table_pages.new_table", _("Tables")),
+        ("groups", "web.groups_index", _("Groups")),
         ("results", "web.results_latest", _("Results")),
         ("rules", "web.rules_index", _("Rules")),
         ("fairness", "web.fairness", _("Fairness")),

@@ -5,6 +5,7 @@ from functools import lru_cache
 from flask import Response, abort, render_template, request
 
 from app.api.errors import ApiError
+from app.web.locale import LANGUAGES
 from app.web.pages import bp
 from app.web.sheet_pdf import PAPERS, sheet_pdf
 from app.web.sheets_view import language, playable_sheets, sheet_view
@@ -31,12 +32,12 @@ def rules(ruleset: str):
                            sheets=playable_sheets(), papers=PAPERS)
 
 
-@lru_cache(maxsize=2 * len(RULESETS) * len(PAPERS))
+@lru_cache(maxsize=len(LANGUAGES) * len(RULESETS) * len(PAPERS))
 def printed(ruleset: str, paper: str, language_code: str) -> bytes:
     """The PDF of one sheet, paper and language, made once per process (about half a second
     each): it depends on nothing else. ``language_code`` is the request's, which the texts
     follow."""
-    return sheet_pdf(sheet_view(ruleset), paper)
+    return sheet_pdf(sheet_view(ruleset), paper, language_code)
 
 
 @bp.get("/sheets/<ruleset>.pdf")

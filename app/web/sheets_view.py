@@ -1,6 +1,7 @@
 """The sheets as the pages show them: names and rules in the reader's language, set in its
 typography (the sheets' own texts, which the API serves as they are, put a plain space before a
-French colon)."""
+French colon). The sheets name themselves in English and French; the Hungarian names come from
+``sheets_hungarian``."""
 
 import re
 from dataclasses import dataclass
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from flask_babel import get_locale
 
 from app.services import services
+from app.web import sheets_hungarian
 from fairness.sheets import (
     LOWER,
     PLAYABLE_RULESETS,
@@ -89,10 +91,31 @@ def language() -> str:
     return get_locale().language
 
 
+def box_name(box, lang: str) -> str:
+    """A box's (``fairness.sheets.Category``) name in ``lang``."""
+    if lang == "hu":
+        return sheets_hungarian.box_name(box.names["en"])
+    return box.names[lang]
+
+
+def box_rule(box, lang: str) -> str:
+    """A box's one-line rule in ``lang``."""
+    if lang == "hu":
+        return sheets_hungarian.box_rule(box.rule["en"])
+    return box.rule[lang]
+
+
+def sheet_name(ruleset, lang: str) -> str:
+    """A sheet's (``fairness.sheets.Ruleset``) name in ``lang``."""
+    if lang == "hu":
+        return sheets_hungarian.sheet_name(ruleset.names["en"])
+    return ruleset.names[lang]
+
+
 def _box_views(categories, lang: str) -> tuple[BoxView, ...]:
     """Boxes named and explained in ``lang``."""
-    return tuple(BoxView(box.id, box.section, typeset(box.names[lang], lang),
-                         typeset(box.rule[lang], lang))
+    return tuple(BoxView(box.id, box.section, typeset(box_name(box, lang), lang),
+                         typeset(box_rule(box, lang), lang))
                  for box in categories)
 
 
@@ -101,10 +124,10 @@ def sheet_view(ruleset_id: str) -> SheetView:
     ruleset = get_ruleset(ruleset_id)
     lang = language()
     boxes = _box_views(ruleset.categories, lang)
-    names = {box.id: box.names[lang] for box in ruleset.column_boxes or ruleset.categories}
+    names = {box.id: box_name(box, lang) for box in ruleset.column_boxes or ruleset.categories}
     return SheetView(
         id=ruleset.id,
-        name=ruleset.names[lang],
+        name=sheet_name(ruleset, lang),
         upper=tuple(box for box in boxes if box.section == UPPER),
         lower=tuple(box for box in boxes if box.section == LOWER),
         upper_bonus=ruleset.upper_bonus,

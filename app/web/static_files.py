@@ -5,7 +5,8 @@ whole static folder (paths and bytes). A digest of the folder rather than of eac
 pages' ES modules cacheable too: their relative imports (``./api.js``) resolve under the same
 digest, so a new release changes every address at once and an old address is never reused for
 new bytes. Flask serves them (its own static route, with ETag and range support); this module
-only names the address and marks the answers immutable. Compression is Flask-Compress's.
+only names the address and marks the answers immutable. Compression is Flask-Compress's. The
+installable app's root files (``pwa``: manifest, service worker) are added with them.
 """
 
 import hashlib

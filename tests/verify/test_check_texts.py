@@ -1,7 +1,7 @@
-"""One catalogue of the checks' detail lines (app/static/data/check-texts.json), in English and
-French, kept in sync with what the verifiers write: every detail line verify.py writes for an
-honest game and for every single forged change of it is a catalogue text (or parts of them).
-verify.py prints the core's checks (built from it, held to them line for line by
+"""One catalogue of the checks' detail lines (app/static/data/check-texts.json), in English,
+French and Hungarian, kept in sync with what the verifiers write: every detail line verify.py
+writes for an honest game and for every single forged change of it is a catalogue text (or parts
+of them). verify.py prints the core's checks (built from it, held to them line for line by
 test_tamper.py and test_three_implementations_vectors.py), so the lines are the core's."""
 
 import copy
@@ -36,14 +36,18 @@ def translate(node, catalogue: dict, lang: str, details: list[str], tmp_path) ->
     return json.loads(done.stdout)
 
 
-def test_every_text_has_both_languages_with_the_same_values():
+TRANSLATED = ("fr", "hu")
+
+
+def test_every_text_has_every_language_with_the_same_values():
     texts = check_texts()["texts"]
     ids = [text["id"] for text in texts]
     assert len(ids) == len(set(ids))
     for text in texts:
-        assert text["en"] and text["fr"], text["id"]
-        assert sorted(PLACEHOLDER.findall(text["en"])) == sorted(
-            PLACEHOLDER.findall(text["fr"])), text["id"]
+        for lang in TRANSLATED:
+            assert text["en"] and text[lang], (text["id"], lang)
+            assert sorted(PLACEHOLDER.findall(text["en"])) == sorted(
+                PLACEHOLDER.findall(text[lang])), (text["id"], lang)
 
 
 @pytest.fixture(scope="module")
@@ -76,11 +80,12 @@ def game_details(day, core) -> set:
     return details
 
 
-def test_every_line_verify_py_writes_is_in_the_catalogue(node, written_details, tmp_path):
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_line_verify_py_writes_is_in_the_catalogue(node, written_details, tmp_path, lang):
     marked = copy.deepcopy(check_texts())
     for text in marked["texts"]:
-        text["fr"] = f"{OPEN}{text['fr']}{CLOSE}"
-    translated = translate(node, marked, "fr", written_details, tmp_path)
+        text[lang] = f"{OPEN}{text[lang]}{CLOSE}"
+    translated = translate(node, marked, lang, written_details, tmp_path)
     untranslated = [
         english for english, line in zip(written_details, translated, strict=True)
         if not all(WHOLLY_MARKED.match(part) for part in line.split(f"{CLOSE}; {OPEN}"))
@@ -94,3 +99,9 @@ def test_an_honest_game_reads_in_french(node, written_details, tmp_path):
     french = translate(node, check_texts(), "fr", honest, tmp_path)
     assert all(line.startswith(("les dés", "recalculé")) for line in french), french[:3]
     assert translate(node, check_texts(), "en", honest, tmp_path) == honest
+
+
+def test_an_honest_game_reads_in_hungarian(node, written_details, tmp_path):
+    honest = [line for line in written_details if line.startswith(("stream dice", "recomputed"))]
+    hungarian = translate(node, check_texts(), "hu", honest, tmp_path)
+    assert all(line.startswith(("a folyam", "újraszámolva")) for line in hungarian), hungarian[:3]

@@ -25,7 +25,7 @@ PLAY_DATE = "2026-03-10"
 PAST_DATE = "2026-03-05"
 SETTINGS = [("en-GB", DESKTOP), ("fr-FR", PHONE_390)]
 NBSP = "\u202f"  # French narrow no-break space before : ; ! ?
-HEADER_LINKS = 9  # the main menu of app/web/pages.py nav_items(), "My record" included
+HEADER_LINKS = 10  # the main menu of app/web/pages.py nav_items(), "My record" included
 
 
 def player_page(new_context, locale="en-GB", viewport=DESKTOP):
@@ -75,7 +75,7 @@ def test_the_end_card_shows_rank_share_text_times_and_the_other_sheets(new_conte
     open_game(page, "yacht")
     final = play_whole_game(page)
     lang = locale[:2]
-    share = page.request.get(f"/api/v1/games/{final['id']}/share?lang={lang}").text()
+    share = page.request.get(f"/api/v1/games/{final['id']}/share?style=squares&lang={lang}").text()
     expect(page.locator("[data-share-preview]")).to_have_text(share)
     rank = "Votre rang pour l’instant" if lang == "fr" else "Your rank so far"
     expect(page.locator("[data-end-rank]")).to_contain_text(re.compile(rf"{rank}.*: \d+ "))

@@ -2,7 +2,7 @@
 is cut, and their share text carries the checkpoint's gossip line. Another player pastes that
 text on the Verify page: match, in English and in French. A tampered fingerprint (the same
 size: read as a fork) and a size the log never served are mismatches. The play page's end
-card copies the line once a checkpoint covers the game."""
+card copies the line once a checkpoint covers the game, in a text a friend's check reads as is."""
 
 import re
 import time
@@ -114,5 +114,8 @@ def test_the_end_card_copies_the_log_line_once_a_checkpoint_covers_the_game(
     while page.request.get(f"/api/v1/games/{final['id']}").json()["game"]["checkpoint"] is None:
         assert time.monotonic() < deadline, "no checkpoint covers the game"
         time.sleep(0.2)
-    assert gossip.find_gossip_line(copy_result(page)).text().startswith(
-        "log 2026-03-10/yacht 1 ")
+    copied = copy_result(page)
+    assert gossip.find_gossip_line(copied).text().startswith("log 2026-03-10/yacht 1 ")
+    # The copied text (its turn marks' style) is one a friend pastes on the Verify page as is.
+    assert re.search(r"^[🟩🟡🔶❌]{12}$", copied, re.M)
+    assert compare(new_context(locale="fr-FR").new_page(), copied) == "match"

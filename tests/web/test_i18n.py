@@ -1,5 +1,5 @@
-"""French is complete and in step with the sources; pages speak the reader's language; the
-language choice sticks; every response carries the security headers."""
+"""French and Hungarian are complete and in step with the sources; pages speak the reader's
+language; the language choice sticks; every response carries the security headers."""
 
 import re
 from pathlib import Path
@@ -11,7 +11,9 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
-CATALOG = ROOT / "app" / "translations" / "fr" / "LC_MESSAGES"
+TRANSLATIONS = ROOT / "app" / "translations"
+CATALOG = TRANSLATIONS / "fr" / "LC_MESSAGES"
+TRANSLATED = ("fr", "hu")
 PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
 
 PAGES = [
@@ -34,6 +36,7 @@ ENGLISH_ONLY = [
     "Public ledger", "Your games", "rolls left", "not rolled yet", "Game over",
 ]
 FRENCH_ONLY = ["Feuille de score", "Copier le résultat", "Partie haute", "Défi du jour"]
+HUNGARIAN_ONLY = ["Pontozólap", "Eredmény másolása", "Felső szekció", "Napi kihívás"]
 
 
 def source_messages() -> dict:
@@ -46,14 +49,20 @@ def source_messages() -> dict:
     return found
 
 
-def french_catalog():
-    """The French .po catalog."""
-    with (CATALOG / "messages.po").open("rb") as po:
+def read_catalog(lang: str = "fr"):
+    """The .po catalog of ``lang``."""
+    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as po:
         return read_po(po)
 
 
-def test_the_french_catalog_covers_exactly_the_messages_of_the_sources():
-    catalog = french_catalog()
+def french_catalog():
+    """The French .po catalog."""
+    return read_catalog("fr")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_catalog_covers_exactly_the_messages_of_the_sources(lang):
+    catalog = read_catalog(lang)
     in_catalog = {message.id[0] if isinstance(message.id, tuple) else message.id
                   for message in catalog if message.id}
     in_sources = set(source_messages())
@@ -61,8 +70,9 @@ def test_the_french_catalog_covers_exactly_the_messages_of_the_sources():
     assert in_catalog - in_sources == set(), "obsolete: run `make translations`"
 
 
-def test_every_french_message_is_translated_with_the_same_placeholders():
-    for message in french_catalog():
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_is_translated_with_the_same_placeholders(lang):
+    for message in read_catalog(lang):
         if not message.id:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
@@ -79,10 +89,11 @@ def as_key(value):
     return tuple(value) if isinstance(value, list | tuple) else value
 
 
-def test_the_compiled_catalog_matches_the_po_file():
-    with (CATALOG / "messages.mo").open("rb") as mo:
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_compiled_catalog_matches_the_po_file(lang):
+    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.mo").open("rb") as mo:
         compiled = {as_key(m.id): as_key(m.string) for m in read_mo(mo) if m.id}
-    written = {as_key(m.id): as_key(m.string) for m in french_catalog() if m.id}
+    written = {as_key(m.id): as_key(m.string) for m in read_catalog(lang) if m.id}
     assert compiled == written, "stale messages.mo: run `make translations`"
 
 
@@ -97,10 +108,19 @@ def test_a_french_page_has_no_english_interface_text(client, path):
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_an_english_page_has_no_french_interface_text(client, path):
+def test_a_hungarian_page_has_no_english_interface_text(client, path):
+    response = client.get(path, query_string={"lang": "hu"})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert '<html lang="hu">' in html
+    assert [words for words in ENGLISH_ONLY if words in html] == []
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_an_english_page_has_no_french_or_hungarian_interface_text(client, path):
     html = client.get(path, query_string={"lang": "en"}).get_data(as_text=True)
     assert '<html lang="en">' in html
-    assert [words for words in FRENCH_ONLY if words in html] == []
+    assert [words for words in FRENCH_ONLY + HUNGARIAN_ONLY if words in html] == []
 
 
 def test_the_play_page_speaks_french_through_and_through(client):
@@ -109,6 +129,22 @@ def test_the_play_page_speaks_french_through_and_through(client):
     for words in ["Feuille de score", "Partie haute", "Brelan", "Carré", "Petite suite",
                   "Grande suite", "Chance", "Copier le résultat", "Lancer"]:
         assert words in html
+
+
+def test_the_play_page_speaks_hungarian_through_and_through(client):
+    html = client.get("/play/yahtzee", headers={"Accept-Language": "hu-HU,hu;q=0.9"}).get_data(
+        as_text=True)
+    assert '<html lang="hu">' in html
+    for words in ["Pontozólap", "Felső szekció", "Három egyforma", "Négy egyforma", "Kis sor",
+                  "Nagy sor", "Esély", "Eredmény másolása", "Dobás", "Hatosok"]:
+        assert words in html
+
+
+def test_hungarian_sticks_once_chosen(client):
+    chosen = client.get("/rules?lang=hu", headers={"Accept-Language": "fr"})
+    assert "yd_lang=hu" in chosen.headers["Set-Cookie"]
+    later = client.get("/ledger", headers={"Accept-Language": "fr"})
+    assert '<html lang="hu">' in later.get_data(as_text=True)
 
 
 def test_the_language_follows_accept_language_then_sticks_once_chosen(client):

@@ -1,6 +1,8 @@
 """Playing in a real Chromium: whole games by mouse and by keyboard, double clicks, reloads,
 copying the result, and screenshots of the play page."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -103,10 +105,13 @@ def test_copy_result_puts_the_share_text_on_the_clipboard(new_context):
     page = new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
     errors = watch_errors(page)
     final = finish_a_game(page)
-    share = page.request.get(f"/api/v1/games/{final['id']}/share?lang=en").text()
+    share = page.request.get(f"/api/v1/games/{final['id']}/share?style=squares&lang=en").text()
     page.locator("[data-copy]").click()
     expect(page.locator("[data-copy-status]")).to_contain_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == share
+    assert share.startswith(f"Yacht Daily {final['date']} · Yacht (traditional): "
+                            f"{final['totals']['total']} points, ")
+    assert re.fullmatch("[🟩🟡🔶❌]{12}", share.splitlines()[1])
     expect(page.locator("[data-fallback]")).to_be_hidden()
     saved = page.evaluate("JSON.parse(localStorage.getItem('yacht-daily:games'))")
     assert saved[final["id"]]["receipt"] == final["receipt"]
@@ -126,7 +131,7 @@ def test_copy_result_falls_back_to_a_selected_text_box_when_refused(new_context)
     box = page.locator("[data-share-text]")
     expect(box).to_be_visible()
     expect(box).to_be_focused()
-    share = page.request.get(f"/api/v1/games/{final['id']}/share?lang=en").text()
+    share = page.request.get(f"/api/v1/games/{final['id']}/share?style=squares&lang=en").text()
     assert box.input_value() == share
     selected = page.evaluate(
         "(() => { const t = document.querySelector('[data-share-text]');"

@@ -1,6 +1,7 @@
 // The page's translated sentences, handed over by the server as JSON (#messages, and
 // #api-errors for the API's error codes), and the numbers, lists and ranks written as the
-// page language writes them (Intl): "42,2" and "1 234" in French, one minus sign "−".
+// page language writes them (Intl): "42,2" and "1 234" in French and Hungarian, one minus sign
+// "−"; ranks "1st" in English, "1er" in French, "1." in Hungarian.
 
 let cache = null;
 let apiErrors = null;
@@ -64,7 +65,7 @@ export function plural(key, count, values = {}, { digits = null } = {}) {
   return fill(pickForm(messages()[key], key, rules, count), { n, ...values });
 }
 
-/** `n` as a rank in the page language: "1st", "2nd" ("1er", "2e" in French). */
+/** `n` as a rank in the page language: "1st", "2nd" ("1er", "2e" in French, "1." in Hungarian). */
 export function ordinal(n) {
   const rules = new Intl.PluralRules(language(), { type: "ordinal" });
   return fill(pickForm(messages().ordinal, "{n}", rules, n), { n });
@@ -78,7 +79,8 @@ export function listText(items) {
 
 /**
  * A text the API wrote in the page language (a Joker restriction…) with the spaces the page
- * language sets: in French a narrow no-break space before ": ; ! ? »" and after "«".
+ * language sets: in French a narrow no-break space before ": ; ! ? »" and after "«" (English and
+ * Hungarian set none).
  */
 export function typeset(text) {
   if (language() !== "fr") {
@@ -92,7 +94,7 @@ export function levelName(level) {
   return messages().levels?.[level] ?? level;
 }
 
-/** The page language ("en" or "fr"). */
+/** The page language ("en", "fr" or "hu"). */
 export function language() {
   return document.documentElement.lang || "en";
 }

@@ -1,4 +1,6 @@
-// The play page: five dice to hold, a Roll button, the score sheet with previews, the end card.
+// The play page: five dice to hold, a Roll button, the score sheet with previews, the end card
+// (the player's streak and games, this game among their own, the day's ranks, the share text,
+// the countdown to the next challenge).
 // The server holds the game; this page shows its state and sends actions with their number,
 // so a double click or a retried request never costs a roll. Opening the page creates
 // nothing: the game starts on the first roll. A date no longer (or not yet) playable shows
@@ -10,8 +12,10 @@ import {
   showStatus,
 } from "./board.js";
 import { isIsoDate, localDate, localTime, longDate, msUntilTomorrow, spokenDuration } from "./dates.js";
-import { language, listText, lossTenths, plural, t, typeset } from "./i18n.js";
-import { setUpSharing } from "./share.js";
+import {
+  formatNumber, language, listText, lossTenths, messages, ordinal, plural, t, typeset,
+} from "./i18n.js";
+import { hasTurnMarks, setUpSharing } from "./share.js";
 import { clearHolds, loadHolds, playerName, saveGame, saveHolds } from "./store.js";
 
 const root = document.querySelector("[data-play]");
@@ -26,6 +30,17 @@ const upperBoxes = parts.boxes.slice(0, 6).map((button) => button.dataset.box);
 const RETRIES = 3;
 const OPEN = "open";
 const DAY_BOARD_SIZE = 5;
+const MINUTE_MS = 60_000;
+const SKILL_RANK_TRIES = 5; // the skill board may take the coach's next pass to list the game
+const SKILL_RANK_PAUSE_MS = 2000;
+const SVG_NS = "http://www.w3.org/2000/svg";
+// The own-totals chart, in its viewBox's units; a range label needs about LABEL_WIDTH.
+const CHART = { width: 320, height: 104, top: 30, bottom: 18, side: 4, gap: 3 };
+const LABEL_WIDTH = 46;
+
+// The end card's own sentences join the page's (#end-card-messages, from app/daily/pages.py).
+Object.assign(messages(), JSON.parse(document.getElementById("end-card-messages")?.textContent
+  ?? "{}"));
 
 let game = null;
 let challenge = null;
@@ -33,6 +48,7 @@ let holds = [...NO_HOLD];
 let busy = false;
 let message = { text: t("loading"), kind: "" };
 let shareTextPromise = null;
+let clockTimer = null;
 
 function setText(selector, text) {
   for (const element of root.querySelectorAll(selector)) {
@@ -154,14 +170,18 @@ function render() {
 
 // ---------- end of game ----------
 
-// A v2 game's share text gains its log line (the fingerprint of the checkpoint that covers the
-// game, FAIRNESS.md "Gossip") within a minute of the finish: until then it is asked again. (A
-// v2 game's receipt may still be null then: only a v1 receipt says no line will come.)
+// The share text the end card shows and copies, in the style with a friend's first line and a
+// mark per turn. Its turn marks come once the coach's review is ready, and a v2 game's log line
+// (the fingerprint of the checkpoint that covers the game, FAIRNESS.md "Gossip") within a
+// minute of the finish: while either is still to come, the text is asked again next time. (A
+// v2 game's receipt may still be null then: only a v1 receipt says no log line will come.)
 function shareText() {
-  shareTextPromise ??= request("GET", `/games/${encodeURIComponent(game.id)}/share`)
+  shareTextPromise ??= request("GET", `/games/${encodeURIComponent(game.id)}/share?style=squares`)
     .then(String)
     .then((text) => {
-      if (game.receipt?.type !== "yacht-daily/receipt/v1" && !/^log \S+ \d+ /m.test(text)) {
+      const logLineDue = game.receipt?.type !== "yacht-daily/receipt/v1"
+        && !/^log \S+ \d+ /m.test(text);
+      if (logLineDue || !hasTurnMarks(text)) {
         shareTextPromise = null;
       }
       return text;
@@ -169,7 +189,19 @@ function shareText() {
   return shareTextPromise;
 }
 
-// The headline of the coach's review: the points of expectation given away to perfect play.
+/** Show the share text; `reviewed`: the review is ready, so its turn marks must be in it. */
+function showShareText({ reviewed = false } = {}) {
+  shareText()
+    .then((text) => (reviewed && !hasTurnMarks(text) ? shareText() : text))
+    .then((text) => {
+      endCard.querySelector("[data-share-preview]").textContent = text;
+      endCard.querySelector("[data-turn-legend]").hidden = !hasTurnMarks(text);
+    })
+    .catch(() => {});
+}
+
+// The headline of the coach's review: the points of expectation given away to perfect play;
+// once it is known, the share text's turn marks and the day's skill rank are too.
 function showSkill() {
   const line = endCard.querySelector("[data-skill]");
   const path = `/games/${encodeURIComponent(game.id)}/review`;
@@ -182,6 +214,8 @@ function showSkill() {
     .then((review) => {
       line.textContent = plural("reviewLoss", lossTenths(review.loss), {}, { digits: 1 });
       line.hidden = false;
+      showShareText({ reviewed: true });
+      showSkillRank();
     })
     .catch(showComputing);
 }
@@ -200,11 +234,10 @@ function showEnd({ focus }) {
   endCard.querySelector("[data-results-link]").href =
     `/results/${encodeURIComponent(game.date)}/${encodeURIComponent(game.ruleset)}`;
   endCard.querySelector("[data-verify-link]").href = `/verify?game=${encodeURIComponent(game.id)}`;
-  shareText().then((text) => {
-    endCard.querySelector("[data-share-preview]").textContent = text;
-  }).catch(() => {});
+  showShareText();
   showRank();
-  showTimes();
+  showRecord();
+  tickTimes();
   showSkill();
   if (focus) {
     endCard.querySelector("#end-title").focus();
@@ -227,7 +260,149 @@ async function showRank() {
   }
 }
 
-/** One line for the reveal (local time and countdown), one for the next challenge. */
+function pause(ms) {
+  return new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
+}
+
+/** The day's rank by skill so far ("3rd of 12"), from the skill board, once it lists the game. */
+async function showSkillRank() {
+  const path = `/leaderboard/${encodeURIComponent(game.date)}/${encodeURIComponent(game.ruleset)}`
+    + "?by=skill&limit=1";
+  for (let attempt = 0; attempt < SKILL_RANK_TRIES; attempt += 1) {
+    let skill;
+    try {
+      skill = await request("GET", path);
+    } catch {
+      return;
+    }
+    if (skill.you) {
+      endCard.querySelector('[data-end-stat="skill-rank"]').textContent =
+        t("endSkillRank", { rank: ordinal(skill.you.rank), n: skill.players });
+      endCard.querySelector("[data-end-skill-rank]").hidden = false;
+      return;
+    }
+    await pause(SKILL_RANK_PAUSE_MS);
+  }
+}
+
+/**
+ * The player's record as the server keeps it (GET /me/history, the "My record" page's figures):
+ * the current streak of dates played in a row and the games finished, and this game among the
+ * player's own on this sheet. Shown only once the record holds this game.
+ */
+async function showRecord() {
+  let kept;
+  try {
+    kept = await request("GET", "/me/history");
+  } catch {
+    return;
+  }
+  const own = kept.games.filter((row) => row.ruleset === game.ruleset && row.status === "finished");
+  if (!own.some((row) => row.game === game.id)) {
+    return;
+  }
+  endCard.querySelector('[data-end-stat="streak"]').textContent =
+    plural("days", kept.current_streak);
+  endCard.querySelector('[data-end-stat="finished"]').textContent = formatNumber(kept.finished);
+  endCard.querySelector("[data-end-stats]").hidden = false;
+  const total = game.totals.total;
+  const better = own.filter((row) => row.total > total).length;
+  endCard.querySelector("[data-own-totals-caption]").textContent = own.length === 1
+    ? t("ownFirst")
+    : better === 0
+      ? plural("ownBest", own.length)
+      : plural("ownRank", own.length, { rank: ordinal(better + 1) });
+  const sheet = kept.sheets.find((candidate) => candidate.ruleset === game.ruleset);
+  const chart = endCard.querySelector("[data-own-chart]");
+  chart.hidden = own.length < 2 || !sheet;
+  if (!chart.hidden) {
+    drawOwnTotals(chart.querySelector("svg"), sheet.distribution, total);
+  }
+  endCard.querySelector("[data-own-totals]").hidden = false;
+}
+
+function svgElement(name, attributes, text = null) {
+  const element = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes)) {
+    element.setAttribute(key, String(value));
+  }
+  if (text !== null) {
+    element.textContent = text;
+  }
+  return element;
+}
+
+/** A text centred on `x`, kept inside the chart near its edges. */
+function chartText(x, y, text, className) {
+  const margin = LABEL_WIDTH / 2;
+  const anchor = x < margin ? "start" : x > CHART.width - margin ? "end" : "middle";
+  const at = anchor === "start" ? 0 : anchor === "end" ? CHART.width : x;
+  return svgElement("text", { x: at, y, "text-anchor": anchor, class: className }, text);
+}
+
+/**
+ * The player's totals on this sheet as bars (the record's 25-point ranges, from the first one
+ * holding a game), the range of `total` marked in colour, in outline and in words ("this game").
+ */
+function drawOwnTotals(svg, distribution, total) {
+  const first = distribution.findIndex((bucket) => bucket.count > 0);
+  const buckets = distribution.slice(Math.max(0, first));
+  const tallest = Math.max(1, ...buckets.map((bucket) => bucket.count));
+  const baseline = CHART.height - CHART.bottom;
+  const slot = (CHART.width - 2 * CHART.side) / buckets.length;
+  const labelEvery = Math.max(1, Math.ceil(LABEL_WIDTH / slot));
+  const parts = [];
+  buckets.forEach((bucket, index) => {
+    const x = CHART.side + index * slot + CHART.gap / 2;
+    const width = Math.max(1, slot - CHART.gap);
+    const height = ((baseline - CHART.top) * bucket.count) / tallest;
+    const middle = x + width / 2;
+    const yours = bucket.from <= total && total <= bucket.to;
+    parts.push(svgElement("rect", { class: yours ? "bar-rect you" : "bar-rect", x, width, height,
+      y: baseline - height, rx: 3 }));
+    if (bucket.count > 0) {
+      parts.push(chartText(middle, baseline - height - 4, formatNumber(bucket.count), "count"));
+    }
+    if (yours) {
+      parts.push(chartText(middle, baseline - height - 17, t("thisGame"), "this-game"));
+    }
+    if (index % labelEvery === 0 || yours) {
+      const range = `${formatNumber(bucket.from)}–${formatNumber(bucket.to)}`;
+      parts.push(chartText(middle, baseline + 13, range, yours ? "range yours" : "range"));
+    }
+  });
+  parts.push(svgElement("line", { class: "axis", x1: 0, x2: CHART.width, y1: baseline,
+    y2: baseline }));
+  svg.setAttribute("viewBox", `0 0 ${CHART.width} ${CHART.height}`);
+  svg.replaceChildren(...parts);
+}
+
+/**
+ * A countdown to the minute (rounded up) as the page language abbreviates it, on one line:
+ * "5 hr 12 min", "5 h 12 min" (French spaces), "5 ó és 12 p"; a zero part left out.
+ */
+function countdown(ms) {
+  const minutes = Math.ceil(ms / MINUTE_MS);
+  const unit = (name, value) => formatNumber(value, { style: "unit", unit: name,
+    unitDisplay: "short" });
+  const parts = [];
+  if (minutes >= 60) {
+    parts.push(unit("hour", Math.floor(minutes / 60)));
+  }
+  if (minutes % 60 > 0 || minutes === 0) {
+    parts.push(unit("minute", minutes % 60));
+  }
+  return new Intl.ListFormat(lang, { type: "unit", style: "narrow" }).format(parts)
+    .replaceAll(" ", "\u00a0");
+}
+
+/**
+ * The countdown to the next challenge (the player's next local midnight: the daily date is the
+ * player's own calendar date), or, once a later date than this game's has begun here, a way to
+ * it; and the reveal's time and countdown.
+ */
 function showTimes() {
   const reveal = endCard.querySelector("[data-end-reveal]");
   const next = endCard.querySelector("[data-end-next]");
@@ -238,7 +413,18 @@ function showTimes() {
     : untilReveal > 0
       ? t("revealAt", { time: localTime(revealAt, lang), in: spokenDuration(untilReveal, lang) })
       : t("revealedAt", { time: localTime(revealAt, lang) });
-  next.textContent = t("nextChallenge", { in: spokenDuration(msUntilTomorrow(), lang) });
+  const opened = game.date < localDate();
+  next.textContent = opened
+    ? t("nextChallengeOpen")
+    : t("nextChallengeIn", { in: countdown(msUntilTomorrow()) });
+  endCard.querySelector("[data-next-link]").hidden = !opened;
+}
+
+/** Show the times now, then again at the start of every minute. */
+function tickTimes() {
+  showTimes();
+  clearTimeout(clockTimer);
+  clockTimer = setTimeout(tickTimes, MINUTE_MS - (Date.now() % MINUTE_MS) + 20);
 }
 
 // ---------- a day that cannot be played ----------

@@ -1,5 +1,5 @@
 // "Copy result": the clipboard when the browser allows it, else a selected text box;
-// the system share sheet where one exists.
+// the system share sheet where one exists; and what a share text holds yet.
 
 import { t } from "./i18n.js";
 
@@ -46,4 +46,13 @@ export function setUpSharing(panel, getText) {
       }
     });
   }
+}
+
+// The line of a share text that marks each turn by the points it gave away (TURN_MARKS in
+// app/daily/share.py): present once the coach's review of the game is ready.
+const TURN_MARKS_LINE = /^(?:🟩|🟡|🔶|❌)+$/mu;
+
+/** True when `text` has its line of turn marks. */
+export function hasTurnMarks(text) {
+  return TURN_MARKS_LINE.test(text);
 }

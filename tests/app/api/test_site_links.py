@@ -79,3 +79,17 @@ def test_the_public_url_is_every_links_address(make_app):
         join, _, shared = links_for(app, host)
         assert join.startswith("https://dice.example.org/t/") and shared == (
             "https://dice.example.org/")
+
+
+def test_the_share_text_with_squares_links_to_the_games_page(make_app):
+    """The friend's text links to the game's own page (its preview names the day and the
+    points); the plain text keeps the site's address."""
+    app = make_app(PUBLIC_URL="https://dice.example.org")
+    app.config[ASKED_HOST] = "evil.example"
+    client = app.test_client()
+    game = play_to_end(client, start(client, "yacht", PLAY_DATE), random.Random(2))
+    squares = client.get(f"{API}/games/{game['id']}/share?style=squares").get_data(as_text=True)
+    plain = client.get(f"{API}/games/{game['id']}/share").get_data(as_text=True)
+    assert squares.rstrip("\n").rsplit("\n", 1)[-1] == (
+        f"https://dice.example.org/verify?game={game['id']}")
+    assert plain.rstrip("\n").rsplit("\n", 1)[-1] == "https://dice.example.org"

@@ -1,6 +1,7 @@
 """The share text's gossip line (FAIRNESS.md, "Gossip"): a finished v2 game's share text names
-the checkpoint that covers it, once one does, the same line in English and French, no dice;
-``GET /games/<id>`` gives the same fingerprint; a v1 game's share text has no such line."""
+the checkpoint that covers it, once one does, the same line in English and French and in both
+styles (plain, squares), no dice; ``GET /games/<id>`` gives the same fingerprint; a v1 game's
+share text has no such line."""
 
 import random
 
@@ -28,6 +29,11 @@ def test_the_share_text_carries_the_covering_checkpoint(logged_app, clock):
         _, text = call(player, "GET", f"/games/{game['id']}/share?lang={lang}")
         lines = text.splitlines()
         assert lines[2] == line and lines[3].startswith("http")
+        assert gossip.find_gossip_line(text) == gossip.gossip_line(body)
+        # The squares style (title, turn marks, details) carries the very same line.
+        _, text = call(player, "GET", f"/games/{game['id']}/share?style=squares&lang={lang}")
+        lines = text.splitlines()
+        assert len(lines) == 5 and lines[3] == line and lines[4].startswith("http")
         assert gossip.find_gossip_line(text) == gossip.gossip_line(body)
     dice = {str(action["dice"]) for action in game["transcript"] if action["action"] == "roll"}
     assert not any(shown in text for shown in dice)

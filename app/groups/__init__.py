@@ -1,0 +1,1 @@
+"""Friend groups: players who see each other's daily results on one board, day by day."""

@@ -1,0 +1,118 @@
+"""The installable app: the web app manifest (``/manifest.webmanifest``), the service worker
+(``/sw.js``, served at the site's root so that its scope is the whole site) and the offline page
+it keeps (``/offline``); ``init_pwa`` adds them and the pages' link previews.
+
+The service worker (``templates/sw.js``) names the static folder's digest: a deploy that
+changes any static file changes its bytes, so browsers install the new one, which drops the
+previous cache. It keeps only the pages' shell — the styles, scripts and images pages load,
+under their immutable digest addresses — and the offline page; it never answers ``/api/`` (network
+only: no game state is ever kept), and a page navigation goes to the network, falling back to
+the offline page only when the network fails. Both files are answered ``no-cache``: a browser
+checks them on every visit, and the manifest's icons are digest addresses too.
+"""
+
+import json
+from pathlib import Path
+
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from app.web.link_preview import SITE_NAME, link_preview
+from app.web.sheets_view import language
+
+bp = Blueprint("pwa", __name__)
+
+THEME_COLOUR = "#1c523c"  # the felt (site.css's --felt-2), as base.html's theme-color
+OFFLINE_PATH = "/offline"
+# The pages' shell: what pages load (styles, scripts, images, the scripts' data). Not the
+# verifier (a download), the PDFs' fonts (the server's), nor the card only link previews show.
+SHELL_FOLDERS = ("css", "js", "img", "data")
+NOT_PRECACHED = frozenset({"img/og-card.png"})
+MANIFEST_ICONS = (
+    ("img/icon-192.png", "192x192", "any"),
+    ("img/icon-512.png", "512x512", "any"),
+    ("img/icon-maskable-512.png", "512x512", "maskable"),
+)
+
+
+@bp.app_context_processor
+def preview_context() -> dict:
+    """``link_preview()`` for every page's head (computed only when a template calls it)."""
+    return {"link_preview": link_preview}
+
+
+def static_digest() -> str:
+    """The static folder's digest, the last part of its address ``/static/<digest>``."""
+    return current_app.static_url_path.rsplit("/", 1)[-1]
+
+
+def shell_files() -> list[str]:
+    """The static addresses the service worker keeps: the files of the shell's folders."""
+    folder = Path(current_app.static_folder)
+    names = sorted(path.relative_to(folder).as_posix() for shell in SHELL_FOLDERS
+                   for path in (folder / shell).rglob("*") if path.is_file())
+    return [url_for("static", filename=name) for name in names if name not in NOT_PRECACHED]
+
+
+def no_cache(response):
+    """Let a browser keep ``response`` only if it asks the server again before using it."""
+    response.cache_control.no_cache = True
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest: what a phone or a desktop browser needs to install the site."""
+    document = {
+        "id": "/",
+        "name": SITE_NAME,
+        "short_name": SITE_NAME,
+        "description": _("A daily dice challenge: the same dice for everyone, and every roll "
+                         "checkable in your browser."),
+        "lang": language(),
+        "dir": "ltr",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": THEME_COLOUR,
+        "background_color": THEME_COLOUR,
+        "categories": ["games"],
+        "icons": [{"src": url_for("static", filename=path), "sizes": sizes, "type": "image/png",
+                   "purpose": purpose} for path, sizes, purpose in MANIFEST_ICONS],
+    }
+    body = json.dumps(document, ensure_ascii=False, indent=1)
+    return no_cache(current_app.response_class(body, mimetype="application/manifest+json"))
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker's script, for the scope ``/``."""
+    script = render_template("sw.js", version=static_digest(), shell=shell_files(),
+                             offline=OFFLINE_PATH, static_prefix=f"{current_app.static_url_path}/")
+    response = current_app.response_class(script, mimetype="text/javascript")
+    response.headers["Service-Worker-Allowed"] = "/"
+    response.add_etag()  # a browser checks it on every visit: unchanged, a 304 answers
+    return no_cache(response.make_conditional(request))
+
+
+@bp.get(OFFLINE_PATH)
+def offline():
+    """What the service worker shows for a page it cannot fetch, in the reader's language
+    (``Content-Language`` tells the worker which it holds)."""
+    response = make_response(render_template("offline.html", page="offline"))
+    response.headers["Content-Language"] = language()
+    response.headers["X-Robots-Tag"] = "noindex"
+    return no_cache(response)
+
+
+def init_pwa(app: Flask) -> None:
+    """Serve the manifest, the service worker and the offline page; preview every page."""
+    app.register_blueprint(bp)
