@@ -34,6 +34,7 @@ from app.groups.errors import (
 from app.groups.store import ADDED, ALREADY, FULL, GONE, NO_RESULT, GroupStore
 from app.ledger.days import service_date
 from app.ledger.secrets import Secrets
+from app.platform import codes
 from app.platform.clock import format_timestamp
 from fairness import ChainError
 
@@ -43,12 +44,7 @@ NAME_MAX_LENGTH = 40
 MEMBER_NAME_MAX_LENGTH = 24
 WEEK_DAYS = 7
 MONTH_DAYS = 30
-CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, L, O, U
-CODE_LENGTH = 10
-CODE_ATTEMPTS = 5
-CODE_SEPARATORS = re.compile(r"[\s-]+")
-CODE_LOOKALIKES = str.maketrans("OIL", "011")
-CODE_FORMAT = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+CODE_LENGTH = 10  # 50 random bits (app.platform.codes)
 FINISHED, PLAYING, NOT_PLAYED = "finished", "playing", "not-played"
 
 
@@ -68,18 +64,13 @@ def group_name(value) -> str:
     return clean_text(value, NAME_MAX_LENGTH, InvalidGroupName, "group's name")
 
 
-def shown_code(code: str) -> str:
-    """A canonical code as people read it: ``ABCDE-FGHJK``."""
-    return f"{code[:5]}-{code[5:]}"
-
-
 def canonical_code(value) -> str:
-    """The canonical form of a typed invite code (any case, spaces or dashes, O for 0, I or L
-    for 1); a 400 ``invalid-group-code`` if it cannot be one."""
-    if not isinstance(value, str) or len(value) > 4 * CODE_LENGTH:
+    """The canonical form of a typed invite code (``app.platform.codes``); a 400
+    ``invalid-group-code`` if it cannot be one."""
+    if not codes.is_typed_text(value, CODE_LENGTH):
         raise InvalidGroupCode("The code must be text: 10 letters and digits.")
-    code = CODE_SEPARATORS.sub("", value).upper().translate(CODE_LOOKALIKES)
-    if not CODE_FORMAT.fullmatch(code):
+    code = codes.canonical_code(value, CODE_LENGTH)
+    if code is None:
         raise InvalidGroupCode("A group's code is 10 letters and digits, like ABCDE-23456.")
     return code
 
@@ -109,9 +100,9 @@ class GroupService:
         name = group_name(name)
         pseudonym = self.secrets.pseudonym(player)
         self._make_room(pseudonym)
-        for _ in range(CODE_ATTEMPTS):
+        for _ in range(codes.ATTEMPTS):
             group_id = random.token_hex(8)
-            code = "".join(random.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = codes.new_code(CODE_LENGTH)
             if self.store.create(group_id, code, name, format_timestamp(self.clock())):
                 break
         else:
@@ -181,7 +172,7 @@ class GroupService:
 
     def _described(self, group_id: str, record: dict, count: int) -> dict:
         """A group's public fields."""
-        return {"id": group_id, "name": record["name"], "code": shown_code(record["code"]),
+        return {"id": group_id, "name": record["name"], "code": codes.shown_code(record["code"]),
                 "created_at": record["created_at"], "member_count": count,
                 "member_limit": MEMBER_LIMIT}
 

@@ -16,7 +16,6 @@ sliding as before.
 """
 
 import datetime as dt
-import re
 import secrets
 import threading
 import time
@@ -26,18 +25,14 @@ from flask import Flask, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
+from app.platform import codes
 from app.platform.clock import format_timestamp
 from app.players.errors import InvalidCode, InvalidName, NoIdentity, UnknownCode
 from app.players.store import PlayerStore
 
 NAME_MAX_LENGTH = 24
 TRANSFER_SECONDS = 600
-CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, L, O, U
-CODE_LENGTH = 10
-CODE_ATTEMPTS = 5
-CODE_SEPARATORS = re.compile(r"[\s-]+")
-CODE_LOOKALIKES = str.maketrans("OIL", "011")
-CODE_FORMAT = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+CODE_LENGTH = 10  # 50 random bits
 VERIFIED_CACHE_SIZE = 4096
 # A longer Cookie header (other cookies beside ours) is verified on each request, not kept: the
 # cache stays within VERIFIED_CACHE_SIZE × this many characters.
@@ -179,21 +174,16 @@ def validate_name(value) -> str:
 
 def new_code() -> str:
     """A fresh random transfer code, in its canonical form (no separator)."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def shown_code(code: str) -> str:
-    """A canonical code as people read it: ``ABCDE-FGHJK``."""
-    return f"{code[:5]}-{code[5:]}"
+    return codes.new_code(CODE_LENGTH)
 
 
 def canonical_code(value) -> str:
-    """The canonical form of a typed code (any case, spaces or dashes, O for 0, I or L for 1);
-    a 400 ``invalid-code`` if it cannot be one."""
-    if not isinstance(value, str) or len(value) > 4 * CODE_LENGTH:
+    """The canonical form of a typed code (``app.platform.codes``); a 400 ``invalid-code`` if it
+    cannot be one."""
+    if not codes.is_typed_text(value, CODE_LENGTH):
         raise InvalidCode("The code must be text: 10 letters and digits.")
-    code = CODE_SEPARATORS.sub("", value).upper().translate(CODE_LOOKALIKES)
-    if not CODE_FORMAT.fullmatch(code):
+    code = codes.canonical_code(value, CODE_LENGTH)
+    if code is None:
         raise InvalidCode("A transfer code is 10 letters and digits, like ABCDE-23456.")
     return code
 
@@ -205,11 +195,11 @@ def create_transfer(store: PlayerStore, now: dt.datetime) -> dict:
     if player is None:
         raise NoIdentity()
     carried = {"player": player, "name": remembered_name()}
-    for _ in range(CODE_ATTEMPTS):
+    for _ in range(codes.ATTEMPTS):
         code = new_code()
         if store.save_transfer(code, carried, TRANSFER_SECONDS):
             expires_at = now + dt.timedelta(seconds=TRANSFER_SECONDS)
-            return {"code": shown_code(code), "expires_at": format_timestamp(expires_at),
+            return {"code": codes.shown_code(code), "expires_at": format_timestamp(expires_at),
                     "expires_in": TRANSFER_SECONDS}
     raise RuntimeError("no free transfer code after several draws")
 

@@ -12,10 +12,10 @@ import secrets
 import time
 
 from app.matches.model import BOT, HUMAN, PLAYING
+from app.platform import codes
 from app.platform.clock import format_timestamp
 from app.tables.errors import NoFreeCode, NotAllowed, TableConflict, TableNotFound
 from app.tables.service import (
-    CODE_ATTEMPTS,
     MAX_ATTEMPTS,
     WAITING,
     TableService,
@@ -78,7 +78,7 @@ def _create(tables: TableService, old: TableRecord, new_id: str, pseudonym: str,
     fields.update(creator=pseudonym, status=WAITING,
                   seats=_json(again_seats(old.seats, pseudonym, creator, seed)),
                   created_at=format_timestamp(tables.now()))
-    for _ in range(CODE_ATTEMPTS):
+    for _ in range(codes.ATTEMPTS):
         if tables.store.create(new_id, new_code(), fields):
             return
     raise NoFreeCode()

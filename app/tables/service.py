@@ -26,6 +26,7 @@ from app.daily.service import Roll, Score
 from app.matches.errors import MatchConflict
 from app.matches.model import BOT, HUMAN, PLAYING, TABLE, Match, Seat
 from app.matches.service import MatchService
+from app.platform import codes
 from app.platform.clock import format_timestamp
 from app.tables.clock_move import NO_HOLD, best_box
 from app.tables.duplicate import duplicate_fields, is_duplicate_table
@@ -43,9 +44,7 @@ WAITING = "waiting"
 DEFAULT_CLOCK = 45
 MIN_CLOCK, MAX_CLOCK = 3, 600
 MIN_SEATS, MAX_SEATS = 2, 6
-CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, L, O, U
-CODE_LENGTH = 6
-CODE_ATTEMPTS = 5
+CODE_LENGTH = 6  # a join code: 30 random bits (app.platform.codes)
 MAX_ATTEMPTS = 4
 BOTS_RETRY_SECONDS = 1.0
 PLAYING_CACHE_SIZE = 4096  # started tables whose record a process keeps (fixed once playing)
@@ -129,13 +128,8 @@ def turn_of(match: Match) -> str | None:
 
 
 def new_code() -> str:
-    """A short join code: CODE_LENGTH characters of Crockford's base32 (30 random bits)."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def normal_code(text: str) -> str:
-    """A typed code as stored: upper case, the look-alike letters read as digits."""
-    return text.strip().upper().translate(str.maketrans("OIL", "011"))
+    """A fresh join code, in its canonical form."""
+    return codes.new_code(CODE_LENGTH)
 
 
 class TableService:
@@ -171,7 +165,7 @@ class TableService:
         fields = {"ruleset": ruleset, "clock": str(clock_seconds), "creator": pseudonym,
                   "seats": _json(seats), "status": WAITING,
                   "created_at": format_timestamp(self.now()), **duplicate_fields(duplicate)}
-        for _ in range(CODE_ATTEMPTS):
+        for _ in range(codes.ATTEMPTS):
             table_id = secrets.token_hex(16)
             if self.store.create(table_id, new_code(), fields):
                 return self.get(table_id)
@@ -186,7 +180,9 @@ class TableService:
 
     def find(self, code: str) -> TableRecord:
         """The table a short code joins, or TableNotFound."""
-        table_id = self.store.by_code(normal_code(code))
+        typed = codes.is_typed_text(code, CODE_LENGTH)
+        canonical = codes.canonical_code(code, CODE_LENGTH) if typed else None
+        table_id = self.store.by_code(canonical) if canonical else None
         if table_id is None:
             raise TableNotFound()
         return self.get(table_id)
