@@ -89,3 +89,18 @@ def verify_every_seat(page, seats: int) -> None:
     expect(page.locator("[data-verify-seat]")).to_have_count(seats, timeout=VERIFY_MS)
     assert page.locator("[data-verify-seat][data-ok='true']").count() == seats, \
         page.locator("[data-verify-seat]").all_inner_texts()
+
+
+def player(browser, server, viewport, path, locale):
+    """A player's page (its own browser context) at ``path``."""
+    context = browser.new_context(base_url=server.url, viewport=viewport, locale=locale,
+                                  timezone_id="UTC")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.goto(path)
+    return context, page
+
+
+def faces(page) -> list[str]:
+    """The five dice's faces as the board shows them."""
+    return [die.get_attribute("data-face") for die in page.locator("[data-die]").all()]

@@ -11,26 +11,18 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import SCREENSHOTS
-from .table_page import create_table, join, table_id_of, verify_every_seat
+from .table_page import (
+    create_table,
+    faces,
+    join,
+    player,
+    table_id_of,
+    verify_every_seat,
+)
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
 CLOCK_SECONDS = 90  # long enough that the clock never plays for the test's players
-
-
-def player(browser, server, viewport, path, locale):
-    """A player's page (its own browser context) at ``path``."""
-    context = browser.new_context(base_url=server.url, viewport=viewport, locale=locale,
-                                  timezone_id="UTC")
-    context.set_default_timeout(30_000)
-    page = context.new_page()
-    page.goto(path)
-    return context, page
-
-
-def faces(page) -> list[str]:
-    """The five dice's faces as the board shows them."""
-    return [die.get_attribute("data-face") for die in page.locator("[data-die]").all()]
 
 
 def held(page) -> list[str]:
