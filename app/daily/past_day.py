@@ -14,6 +14,7 @@ import orjson
 import strategy
 from app.boards.store import SKILL_FINISH_SPAN, BoardStore, SkillStore
 from app.coach.service import review_text
+from app.daily.errors import NotADailySheet
 from app.ledger.secrets import Secrets
 from app.platform.errors import DomainError
 from app.platform.keys import skill_board_key
@@ -38,16 +39,11 @@ class NotRevealedYet(PastDayError):
                                          "again once its seed is published.")
 
 
-class NotADailySheetThen(PastDayError):
-    """The sheet was no daily challenge on the date (its epoch does not list it)."""
+class NotADailySheetThen(NotADailySheet):
+    """The sheet was no daily challenge on the date (its epoch does not list it): the day's
+    game to play again is not found."""
 
     status = 404
-
-    def __init__(self, ruleset: str, date: str, daily: tuple[str, ...]):
-        """The refusal of ``ruleset`` on ``date``, naming that date's daily sheets."""
-        super().__init__("not-a-daily-sheet",
-                         f"{ruleset} has no daily challenge on {date} (that date's daily "
-                         f"sheets: {', '.join(daily)}).")
 
 
 class InvalidTranscript(PastDayError):
