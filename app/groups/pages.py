@@ -40,7 +40,8 @@ def groups_index():
     return render_template(
         "groups/index.html", page="groups",
         groups=svc.groups.my_groups(players.current_player()),
-        group_limit=groups.GROUP_LIMIT, join_code=(request.args.get("join") or "")[:40],
+        group_limit=groups.GROUP_LIMIT, member_limit=groups.MEMBER_LIMIT,
+        join_code=(request.args.get("join") or "")[:40],
         member_name=players.remembered_name() or "")
 
 
