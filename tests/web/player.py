@@ -9,10 +9,10 @@ IN_PLAY = ("ready", "playing")
 CAN_ROLL = re.compile("^(ready|playing)$")
 
 
-def open_game(page: Page, ruleset: str) -> None:
-    """Open today's game on ``ruleset`` and wait until the page can roll: ``ready`` (no game
-    yet, the first roll starts it) or ``playing`` (a game resumed)."""
-    page.goto(f"/play/{ruleset}")
+def open_game(page: Page, ruleset: str, date: str | None = None) -> None:
+    """Open today's game on ``ruleset`` (or ``date``'s) and wait until the page can roll:
+    ``ready`` (no game yet, the first roll starts it) or ``playing`` (a game resumed)."""
+    page.goto(f"/play/{ruleset}" + (f"?date={date}" if date else ""))
     expect(page.locator(PLAY_ROOT)).to_have_attribute("data-status", CAN_ROLL)
 
 
@@ -32,6 +32,42 @@ def api_game(page: Page) -> dict:
     """The page's game as the API tells its player (same cookie as the page)."""
     game_id = page.locator(PLAY_ROOT).get_attribute("data-game")
     response = page.request.get(f"/api/v1/games/{game_id}")
+    assert response.ok, response.text()
+    return response.json()["game"]
+
+
+def finish_a_game(page: Page, ruleset: str, date: str | None = None) -> dict:
+    """A whole game whose last turn the page plays by clicking, the others through the API;
+    returns the API's final state once the page shows the end."""
+    play_through_api(page, ruleset, date=date)
+    open_game(page, ruleset, date)
+    return play_whole_game(page)
+
+
+def play_through_api(page: Page, ruleset: str, turns_left: int = 1,
+                     date: str | None = None) -> dict:
+    """Start the page's player's game on ``ruleset`` through the API (the page's cookie: the
+    same player) and play it there, two rolls and the best preview each turn, until
+    ``turns_left`` turns remain for the page to play; returns the game as the API left it. A
+    page opened after it resumes the game at that turn."""
+    if date is None:  # the page's own date: the player's calendar date, as play.js takes it
+        date = page.evaluate("(d => [d.getFullYear(), d.getMonth() + 1, d.getDate()]"
+                             ".map(n => String(n).padStart(2, '0')).join('-'))(new Date())")
+    response = page.request.post("/api/v1/games", data={"ruleset": ruleset, "date": date})
+    assert response.ok, response.text()
+    game = response.json()["game"]
+    while game["turns"] - len(game["boxes"]) > turns_left:
+        for hold in (None, [True, True, False, False, False]):
+            game = api_action(page, game, "roll", {"hold": hold})
+        best = max(game["allowed"], key=lambda box: game["previews"][box])
+        game = api_action(page, game, "score", {"category": best})
+    return game
+
+
+def api_action(page: Page, game: dict, action: str, body: dict) -> dict:
+    """Post ``action`` on ``game`` as its next action; the game after it."""
+    response = page.request.post(f"/api/v1/games/{game['id']}/{action}",
+                                 data={**body, "roll": game["next_action"]})
     assert response.ok, response.text()
     return response.json()["game"]
 

@@ -2,11 +2,13 @@
 joining by the code, a quick human's turns, the results and "Verify the rolls" per seat."""
 
 import re
+import time
 import urllib.request
 
 from playwright.sync_api import expect
 
 VERIFY_MS = 60_000  # loading the verifier's modules and checking every seat on a busy machine
+API_PLAY_SECONDS = 240  # a table's turns on a busy machine, the bots' included
 
 
 def start_table_server(make_live_server):
@@ -71,6 +73,47 @@ def play_if_my_turn(page) -> bool:
     except Exception:  # the clock or a push changed the board under the click: look again
         return False
     return True
+
+
+def play_through_api(pages: list, table_id: str, turns_left: int) -> None:
+    """Play the seat of each of ``pages`` through the API (each page's cookie: its player), one
+    roll and the first box allowed a turn, until ``turns_left`` turns remain to each; the pages
+    follow by their events. The other seats' turns are the server's (bots, the clock)."""
+    deadline = time.monotonic() + API_PLAY_SECONDS
+    waiting = list(pages)
+    while waiting:
+        assert time.monotonic() < deadline, "the seats' turns did not come"
+        acted = False
+        for page in list(waiting):
+            match = api_table(page, table_id)["match"]
+            if match is None:  # the table is starting
+                continue
+            own = match["seats"][match["you"]]
+            if match["status"] != "playing" or match["rounds"] - len(own["boxes"]) <= turns_left:
+                waiting.remove(page)
+            elif match["turn"] == match["you"]:
+                if match["play"] is None:
+                    match = table_action(page, table_id, "roll", {"hold": None}, match)
+                table_action(page, table_id, "score", {"category": match["play"]["allowed"][0]},
+                             match)
+                acted = True
+        if not acted:
+            time.sleep(0.05)
+
+
+def table_action(page, table_id: str, action: str, body: dict, match: dict) -> dict:
+    """Post ``action`` as the match's next action; the match after it."""
+    response = page.request.post(f"/api/v1/tables/{table_id}/{action}",
+                                 data={**body, "roll": match["next_action"]})
+    assert response.ok, response.text()
+    return response.json()["table"]["match"]
+
+
+def api_table(page, table_id: str) -> dict:
+    """The table as the API tells the page's player (same cookie as the page)."""
+    response = page.request.get(f"/api/v1/tables/{table_id}")
+    assert response.ok, response.text()
+    return response.json()["table"]
 
 
 def table_id_of(page) -> str:

@@ -12,11 +12,10 @@ from app.web.messages import plural_samples
 
 from .conftest import DESKTOP, server_time
 from .player import (
-    CAN_ROLL,
     api_game,
+    finish_a_game,
     next_action,
     open_game,
-    play_whole_game,
     wait_for_action,
 )
 
@@ -72,8 +71,7 @@ def test_a_past_date_shows_its_results_and_the_way_to_today(new_context, web_ser
 def test_the_end_card_shows_rank_share_text_times_and_the_other_sheets(new_context, locale,
                                                                        viewport):
     page = player_page(new_context, locale, viewport)
-    open_game(page, "yacht")
-    final = play_whole_game(page)
+    final = finish_a_game(page, "yacht")
     lang = locale[:2]
     share = page.request.get(f"/api/v1/games/{final['id']}/share?style=squares&lang={lang}").text()
     expect(page.locator("[data-share-preview]")).to_have_text(share)
@@ -95,9 +93,7 @@ def test_the_end_card_gives_the_reveal_in_the_readers_time_zone(new_context, bro
                                   timezone_id="America/New_York", viewport=DESKTOP)
     context.clock.set_fixed_time(server_time(web_server))
     page = context.new_page()
-    page.goto(f"/play/yacht?date={PLAY_DATE}")
-    expect(page.locator("[data-play]")).to_have_attribute("data-status", CAN_ROLL)
-    play_whole_game(page)
+    finish_a_game(page, "yacht", PLAY_DATE)
     expect(page.locator("[data-end-reveal]")).to_contain_text(re.compile(r"EDT|EST|GMT-[45]"))
     context.close()
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from fairness import gossip
 from fairness.note import parse_note
-from tests.web.test_play import finish_a_game
+from tests.web.player import finish_a_game
 from tests.web.test_verify import play_through_the_api
 
 DAY_FORMAT = "2"  # the web_server fixture starts this module's dates in v2

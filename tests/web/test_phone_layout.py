@@ -6,7 +6,7 @@ long for one screen scrolls under the dice), and the record fits the phone's wid
 import pytest
 from playwright.sync_api import expect
 
-from .player import next_action, open_game, play_turn_by_clicking, wait_for_action
+from .player import finish_a_game, next_action, open_game, wait_for_action
 from .test_practice import MATCH_ROOT, start_from_practice_page
 
 PHONE_390 = {"width": 390, "height": 844}
@@ -68,10 +68,7 @@ def test_on_a_phone_the_record_table_scrolls_inside_its_box_not_the_whole_page(n
     the page: with a finished game in French the table is wider than a small phone."""
     phone = {"width": 320, "height": 640}
     page = new_context(locale="fr-FR", viewport=phone).new_page()
-    open_game(page, "yacht")
-    for _ in range(int(page.locator("[data-play]").get_attribute("data-turns"))):
-        play_turn_by_clicking(page)
-    expect(page.locator("[data-play]")).to_have_attribute("data-status", "finished")
+    finish_a_game(page, "yacht")
     page.goto("/history")
     expect(page.locator(".table-scroll").first).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= phone["width"]
@@ -125,10 +122,7 @@ def test_on_a_phone_the_record_fits_the_screen_width(new_context):
     """Every column of the games and of the matches, Points and Verify included, within the
     390 px screen: no cell cut off, no table scrolling sideways."""
     page = new_context(locale="fr-FR", viewport=PHONE_390).new_page()
-    open_game(page, "yacht")
-    for _ in range(int(page.locator("[data-play]").get_attribute("data-turns"))):
-        play_turn_by_clicking(page)
-    expect(page.locator("[data-play]")).to_have_attribute("data-status", "finished")
+    finish_a_game(page, "yacht")
     roll_in_match(page, "yacht", ["easy"])
     page.goto("/history")
     rows = page.locator("[data-games] tbody tr, [data-matches] tbody tr")

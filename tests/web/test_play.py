@@ -9,17 +9,23 @@ from playwright.sync_api import expect
 from .conftest import DESKTOP, PHONE, SCREENSHOTS, watch_errors
 from .player import (
     api_game,
+    finish_a_game,
     next_action,
     open_game,
     play_into_a_turn,
+    play_through_api,
     play_turn_by_clicking,
     play_whole_game,
     wait_for_action,
 )
 
 
-@pytest.mark.parametrize("ruleset", ["yacht", "yacht-bonus", "yahtzee"])
-def test_a_whole_game_by_clicking_ends_on_the_api_total(page, ruleset):
+@pytest.mark.parametrize(("ruleset", "clicked_turns"),
+                         [("yacht", 3), ("yacht-bonus", 3), ("yahtzee", 13)])
+def test_a_game_by_clicking_ends_on_the_api_total(page, ruleset, clicked_turns):
+    """Yahtzee played whole by clicking; the other sheets' first turns through the API, the
+    page resuming the game and clicking its last turns."""
+    play_through_api(page, ruleset, turns_left=clicked_turns)
     open_game(page, ruleset)
     final = play_whole_game(page)
     assert final["status"] == "finished"
@@ -32,7 +38,9 @@ def test_a_whole_game_by_clicking_ends_on_the_api_total(page, ruleset):
         expect(page.locator(f'[data-box="{box}"] [data-score]')).to_have_text(str(points))
 
 
-def test_a_whole_game_by_keyboard_only(page):
+def test_a_game_by_keyboard_only(page):
+    """The last four turns by keyboard alone (the first through the API)."""
+    play_through_api(page, "yahtzee", turns_left=4)
     open_game(page, "yahtzee")
     final = play_whole_game(page, by_keyboard=True)
     assert final["status"] == "finished"
@@ -95,16 +103,10 @@ def test_a_retried_roll_after_a_lost_answer_costs_nothing(page):
     assert api_game(page)["rolls_in_turn"] == 1
 
 
-def finish_a_game(page, ruleset="yacht"):
-    """Play a whole game and wait for the end card."""
-    open_game(page, ruleset)
-    return play_whole_game(page)
-
-
 def test_copy_result_puts_the_share_text_on_the_clipboard(new_context):
     page = new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
     errors = watch_errors(page)
-    final = finish_a_game(page)
+    final = finish_a_game(page, "yacht")
     share = page.request.get(f"/api/v1/games/{final['id']}/share?style=squares&lang=en").text()
     page.locator("[data-copy]").click()
     expect(page.locator("[data-copy-status]")).to_contain_text("Copied")
@@ -126,7 +128,7 @@ def test_copy_result_falls_back_to_a_selected_text_box_when_refused(new_context)
         "Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));"
     )
     page = context.new_page()
-    final = finish_a_game(page)
+    final = finish_a_game(page, "yacht")
     page.locator("[data-copy]").click()
     box = page.locator("[data-share-text]")
     expect(box).to_be_visible()

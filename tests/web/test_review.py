@@ -11,7 +11,7 @@ from app.boards.figures import loss_text
 
 from .coach_wait import TablesLoading
 from .conftest import SCREENSHOTS, watch_errors
-from .player import open_game, play_whole_game
+from .player import finish_a_game
 
 OWN_SERVER = True  # it moves its server's clock
 
@@ -28,8 +28,7 @@ def test_finish_see_the_figure_and_the_review_then_the_days_references(new_conte
     context = new_context(viewport=PHONE_390)
     page = context.new_page()
     errors = watch_errors(page)
-    open_game(page, "yacht")
-    game = play_whole_game(page)
+    game = finish_a_game(page, "yacht")
     headline = page.locator("[data-skill]")
     expect(headline).to_have_text(re.compile(r"^You gave away \d+\.\d points of expectation"))
     loss = re.search(r"\d+\.\d", headline.inner_text()).group()
@@ -66,8 +65,7 @@ def test_the_end_card_waits_for_tables_still_loading(new_context, web_server):
     page = new_context().new_page()
     errors = watch_errors(page)
     tables = TablesLoading(page)
-    open_game(page, "yacht-bonus")
-    play_whole_game(page)
+    finish_a_game(page, "yacht-bonus")
     headline = page.locator("[data-skill]")
     expect(headline).to_have_text(re.compile(r"^Your skill figure is being computed"))
     tables.wait_until_asked(2)

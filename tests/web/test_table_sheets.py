@@ -1,6 +1,7 @@
 """Tables on the new sheets in a real Chromium: on Scandinavian Yatzy, Generala and triple
-Yahtzee a player creates a table from the page with a perfect bot and no clock, plays every
-turn by clicking (one roll, the first box offered), reads the coach's review of each seat on
+Yahtzee a player creates a table from the page with a perfect bot and no clock, plays its
+last turns by clicking (one roll, the first box offered; the earlier ones through the API while
+the page follows), reads the coach's review of each seat on
 the results and gets "Verify the rolls" ✓ for both seats. A table ending while the coach's
 tables load shows the reviews once they are loaded."""
 
@@ -14,15 +15,18 @@ from app.boards.figures import loss_text
 
 from .coach_wait import TablesLoading
 from .table_page import (
+    api_table,
     create_table,
     open_page,
     play_if_my_turn,
+    play_through_api,
     ranks_text,
     verify_every_seat,
 )
 
 GAME_SECONDS = 300  # 39 turns on the triple sheet, on a busy machine
 REVIEW_MS = 30_000
+CLICKED_TURNS = 2
 REVIEW_LINE = re.compile(r"^Coach: (\d+\.\d) expected points given away$")
 
 
@@ -31,8 +35,10 @@ def test_a_whole_table_with_a_bot_ends_reviewed_and_verified(browser, table_serv
     context, page = open_page(browser, table_server, "/tables/new")
     create_table(page, ruleset, ["bot:perfect"], clock=0)
     table_id = page.url.rsplit("/", 1)[1]
+    page.click("[data-start]")
+    play_through_api([page], table_id, CLICKED_TURNS)
     play_to_the_end(page)
-    match = api_match(page, table_id)
+    match = api_table(page, table_id)["match"]
     assert match["status"] == "finished"
     assert [len(seat["boxes"]) for seat in match["seats"]] == [match["rounds"]] * 2
     assert len(ranks_text(page)) == 2
@@ -54,6 +60,8 @@ def test_the_coach_line_waits_for_tables_still_loading(browser, table_server):
     context, page = open_page(browser, table_server, "/tables/new")
     tables = TablesLoading(page)
     create_table(page, "yacht", ["bot:perfect"], clock=0)
+    page.click("[data-start]")
+    play_through_api([page], page.url.rsplit("/", 1)[1], 1)
     play_to_the_end(page)
     first = page.locator('[data-review="0"]')
     expect(first).to_have_text("Coach: the review is being computed…")
@@ -66,17 +74,9 @@ def test_the_coach_line_waits_for_tables_still_loading(browser, table_server):
 
 
 def play_to_the_end(page) -> None:
-    """Start the table and play the page's seat (one roll, the first box) until it ends."""
-    page.click("[data-start]")
+    """Play the page's seat (one roll, the first box) until the table ends."""
     deadline = time.monotonic() + GAME_SECONDS
     while not page.is_visible("[data-end]"):
         assert time.monotonic() < deadline, "the table did not end"
         if not play_if_my_turn(page):
             time.sleep(0.05)
-
-
-def api_match(page, table_id: str) -> dict:
-    """The table's match as the API tells the page's player (same cookie as the page)."""
-    response = page.request.get(f"/api/v1/tables/{table_id}")
-    assert response.ok, response.text()
-    return response.json()["table"]["match"]
