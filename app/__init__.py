@@ -9,7 +9,7 @@ from importlib import import_module
 
 from flask import Flask
 
-from app import observability, services, tables, web
+from app import observability, servicelog, services, tables, web
 from app.api import errors
 from app.config import settings_from_env
 from app.players import service as players
@@ -40,6 +40,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(logs_blueprint)
     app.register_blueprint(matches_blueprint)
     tables.init_app(app)
+    servicelog.init_app(app)
     web.init_app(app)
     observability.init_app(app)
     return app

@@ -13,6 +13,12 @@ FAIRNESS.md) by default; ``1`` keeps new dates unlogged. A date keeps the format
 ``YACHT_DAILY_WITNESSES``: the witness keys (C2SP vkeys, comma or space separated) whose
 cosignatures of the day's checkpoints the service keeps and serves; also read from
 ``<data dir>/witnesses.txt``, one a line.
+``YACHT_DAILY_LOG_ORIGIN``: the service log's origin when no public URL is set (with one, the
+origin is ``<its host and path>/log``), else ``localhost/log``. The origin is recorded at the log's
+first checkpoint: a process configured with another one refuses to start.
+``YACHT_DAILY_LOG_WITNESSES``: the service log's witnesses, comma separated, each
+``<witness vkey> <submission URL prefix>`` (the service POSTs ``<prefix>/add-checkpoint``, C2SP
+tlog-witness); also read from ``<data dir>/log-witnesses.txt``, one a line.
 ``YACHT_DAILY_PUBLIC_URL``: the site's address in the links the API gives (share texts, tables'
 join and watch links); an https one also marks the player cookie Secure (as does a request that
 came over https).
@@ -98,6 +104,8 @@ def settings_from_env() -> dict:
                                      or DEFAULT_EPOCH_CHECK_SECONDS),
         "DAY_FORMAT": os.environ.get("YACHT_DAILY_DAY_FORMAT") or "2",
         "WITNESSES": os.environ.get("YACHT_DAILY_WITNESSES") or None,
+        "LOG_ORIGIN": os.environ.get("YACHT_DAILY_LOG_ORIGIN") or None,
+        "LOG_WITNESSES": os.environ.get("YACHT_DAILY_LOG_WITNESSES") or None,
         "MAX_CONTENT_LENGTH": MAX_REQUEST_BYTES,
         "SESSION_COOKIE_NAME": "yd_player",
         "SESSION_COOKIE_HTTPONLY": True,

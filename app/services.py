@@ -1,5 +1,6 @@
 """The service objects one app uses, built once per app from its configuration."""
 
+import contextlib
 import math
 import time
 from dataclasses import dataclass, field
@@ -24,8 +25,12 @@ from app.matches.service import MatchService
 from app.matches.store import MatchStore
 from app.platform.clock import system_clock
 from app.platform.embedded import SOCKET_NAME
+from app.platform.leased_loop import STORAGE_ERRORS
 from app.platform.redis import connect
 from app.players.store import PlayerStore
+from app.servicelog.service import ServiceLog, day_logs_since, service_log_origin
+from app.servicelog.store import ServiceLogStore
+from app.servicelog.witnesses import load_log_witnesses
 from app.tables.events import TableChannel
 from app.tables.service import TableService
 from app.tables.store import TableStore
@@ -54,6 +59,7 @@ class Services:
     matches: MatchService | None = None
     tables: TableService | None = None
     groups: GroupService | None = None
+    service_log: ServiceLog | None = None
     prepare_every: float = DEFAULT_EPOCH_CHECK_SECONDS
     prepared_at: float = -math.inf
 
@@ -108,6 +114,19 @@ def init_app(app: Flask) -> None:
     games.finish_refused.append(coach.finish_refused)
     if app.config.get("STRATEGY_BACKGROUND", not app.testing):
         coach.start()
+    service_log = ServiceLog(
+        ServiceLogStore(client), logs.logs,
+        lambda: [(date, sheet) for date in logs.log_dates(clock())
+                 for sheet in logs.sheets_of(date)],
+        service_log_origin(app.config.get("PUBLIC_URL"), app.config.get("LOG_ORIGIN")),
+        data_dir, lambda: load_log_witnesses(app.config.get("LOG_WITNESSES"), data_dir),
+        every_log=lambda: day_logs_since(secrets.first_date, clock(), logs.sheets_of))
+    with contextlib.suppress(*STORAGE_ERRORS):  # Redis not up yet: every pass checks again
+        service_log.check_identity()  # not the recorded origin and key: refuse to start
+    # a server's process runs the passes; a command's (no background work) does not
+    if app.config.get("SERVICE_LOG_BACKGROUND",
+                      app.config.get("STRATEGY_BACKGROUND", not app.testing)):
+        service_log.start()
     app.extensions[EXTENSION] = Services(
         game_store=game_store,
         board_store=board_store,
@@ -127,6 +146,7 @@ def init_app(app: Flask) -> None:
                             TurnClock(client, app.config.get("TURN_CLOCK") or time.time),
                             secrets.pseudonym, clock),
         groups=GroupService(GroupStore(client), games, game_store, skill_store, secrets, clock),
+        service_log=service_log,
     )
 
 

@@ -21,7 +21,14 @@ from dataclasses import dataclass
 
 from .dates import parse_date
 from .errors import FairnessError, LedgerError
-from .note import strict_base64
+from .note import (
+    COSIGNATURE_V1,
+    NoteSignature,
+    VerifierKey,
+    Verify,
+    signature_verifies,
+    strict_base64,
+)
 
 ORIGIN_PREFIX = "yacht-daily/log"
 NO_PREVIOUS = bytes(32)
@@ -111,6 +118,22 @@ def read_cosignature(payload: bytes) -> tuple[int, bytes]:
     if timestamp >= 2**63:
         raise LedgerError("a cosignature's time is below 2^63")
     return timestamp, payload[8:]
+
+
+def cosignature_time(witness: VerifierKey, body: str, signature: NoteSignature,
+                     verify: Verify) -> int | None:
+    """The time ``signature`` states when it is ``witness``'s valid cosignature/v1 of the
+    checkpoint ``body`` (same name and key ID, a timestamped Ed25519 signature of the cosigned
+    message); None otherwise."""
+    if (witness.kind != COSIGNATURE_V1 or signature.name != witness.name
+            or signature.key_id != witness.key_id):
+        return None
+    try:
+        timestamp, raw = read_cosignature(signature.payload)
+    except LedgerError:
+        return None
+    valid = signature_verifies(verify, witness.public_key, cosigned_message(body, timestamp), raw)
+    return timestamp if valid else None
 
 
 def _b64(raw: bytes) -> str:

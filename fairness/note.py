@@ -9,7 +9,7 @@ Ed25519 verification happen outside the core: this module only says which bytes 
 import base64
 import binascii
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .errors import LedgerError
@@ -19,6 +19,8 @@ COSIGNATURE_V1 = 0x04  # a witness's timestamped Ed25519 cosignature (c2sp.org/t
 DASH = "\u2014"
 MAX_SIGNATURES = 64
 MAX_NOTE_BYTES = 65536
+# How the shell hands Ed25519 to the core: (public key hex, message, signature hex) -> bool.
+Verify = Callable[[str, bytes, str], bool]
 
 
 @dataclass(frozen=True)
@@ -128,3 +130,15 @@ def _signature(line: str) -> NoteSignature:
     if len(raw) < 5:
         raise LedgerError(f"the signature of {parts[1]!r} is shorter than a key ID and a byte")
     return NoteSignature(check_key_name(parts[1]), raw[:4], raw[4:])
+
+
+def signature_verifies(verify: Verify, public_key: bytes, message: bytes,
+                       signature: bytes) -> bool:
+    """True when ``signature`` is a 64-byte Ed25519 signature of ``message`` by the raw
+    ``public_key`` that ``verify`` accepts."""
+    if len(signature) != 64:
+        return False
+    try:
+        return bool(verify(public_key.hex(), message, signature.hex()))
+    except (TypeError, ValueError):
+        return False

@@ -41,6 +41,9 @@ from fairness import (
     merkle,
     placement,
     score,
+    service_log,
+    tiles,
+    tlog_proof,
 )
 from fairness import checkpoint as tlog
 from fairness import note as notes
@@ -1145,6 +1148,64 @@ def dealing_vectors(key: Ed25519PrivateKey) -> dict:
 # ---------------------------------------------------------------- the file
 
 
+LOG_ORIGIN = "yacht.example/log"
+
+
+def service_log_vectors(day: dict) -> dict:
+    """The service log of the tlog day: its entries (every checkpoint of the day's logs, by
+    time then sheet, each cut to its epoch-key line), two checkpoints signed by the log key
+    (the second cosigned), the consistency proof between them, the tiles, a tlog-proof of an
+    entry and a proven fork file."""
+    log_private = Ed25519PrivateKey.from_private_bytes(label_bytes("log-key"))
+    public_key = bytes.fromhex(public_hex(log_private))
+    witness = Ed25519PrivateKey.from_private_bytes(label_bytes("witness-1"))
+    cut = [(tlog.parse_checkpoint(c["note"].split("\n\n")[0] + "\n").time, order, c["note"])
+           for order, r in enumerate(DAILY_RULESETS) for c in day["logs"][r]["checkpoints"]]
+    entries = [first_signature_only(note) for _, _, note in sorted(cut)]
+    hashes = [merkle.leaf_hash(e.encode("utf-8")) for e in entries]
+    sign = note_signer(log_private, LOG_ORIGIN)
+
+    def checkpoint(size: int, cosigned: bool = False) -> dict:
+        body = service_log.LogCheckpoint(LOG_ORIGIN, size, merkle.root(hashes[:size])).body()
+        lines = [sign(body)]
+        if cosigned:
+            lines.append(cosignature(witness, body, 1796200000))
+        return {"size": size, "body": body, "note": notes.format_note(body, lines)}
+
+    old, new = 3, len(entries)
+    first, last = checkpoint(old), checkpoint(new, cosigned=True)
+    forked = [merkle.leaf_hash(b"another history"), *hashes[1:]]
+    fork_body = service_log.LogCheckpoint(LOG_ORIGIN, old, merkle.root(forked[:old])).body()
+    fork_note = notes.format_note(fork_body, [sign(fork_body)])
+    b64 = [base64.b64encode(h).decode("ascii") for h in merkle.consistency_path(old, hashes)]
+    proof = tlog_proof.TlogProof(1, merkle.inclusion_path(1, hashes), last["note"])
+    return {
+        "origin": LOG_ORIGIN,
+        "private_key_seed": label_bytes("log-key").hex(),
+        "public_key": public_key.hex(),
+        "key_id": service_log.log_key_id(LOG_ORIGIN, public_key).hex(),
+        "vkey": service_log.log_vkey(LOG_ORIGIN, public_key),
+        "entries": entries,
+        "leaf_hashes": [h.hex() for h in hashes],
+        "checkpoints": [first, last],
+        "consistency": {"old": old, "size": new, "proof": b64},
+        "tiles": {tiles.tile_path(tiles.TileAddress(0, 0, new)): b"".join(hashes).hex(),
+                  tiles.tile_path(tiles.TileAddress(0, 0, new, entries=True)):
+                      tiles.entry_bundle([e.encode("utf-8") for e in entries]).hex()},
+        "tile_paths": {str(index): tiles.tile_path(tiles.TileAddress(0, index, None))
+                       for index in (0, 255, 256, 1234067)},
+        "tlog_proof": {"entry": 1, "text": tlog_proof.format_tlog_proof(proof)},
+        "fork": service_log.format_fork(fork_note, last["note"], merkle.consistency_path(
+            old, hashes)),
+    }
+
+
+def first_signature_only(note: str) -> str:
+    """A signed note cut to its first signature line (the log's own)."""
+    text_end = note.index("\n\n") + 2
+    return note[:note.index("\n", text_end) + 1]
+
+
 def build_vectors() -> dict:
     """Every vector, from fixed inputs."""
     key = Ed25519PrivateKey.from_private_bytes(TEST_KEY_SEED)
@@ -1161,7 +1222,8 @@ def build_vectors() -> dict:
         "games": searched_game_vectors() + ledger_games + public_sheet_game_vectors(),
         "signing": signing_vectors(key, ledger_section),
         "ledger": ledger_section,
-        "tlog": tlog_vectors(key),
+        "tlog": (tlog_section := tlog_vectors(key)),
+        "service_log": service_log_vectors(tlog_section["day"]),
         "match": match_vectors(key),
         "dealing": dealing_vectors(key),
     }

@@ -11,6 +11,9 @@
                             --proof p.json] [--saved checkpoint.txt] [--witness VKEY]
     python3 verify.py log   --url https://yacht.example --date 2026-12-02 \\
                             --sheet yahtzee [--witness VKEY] [--friend share.txt]
+    python3 verify.py fork  evidence.json --log-key VKEY
+    python3 verify.py proof game.tlog-proof [--log-key VKEY] [--witness VKEY]… \\
+                            [--quorum k] [--seed HEX]
 
 ``verify.py`` is a zip archive Python runs directly (PEP 441), built by
 ``scripts/build_verify.py`` from two packages: ``fairness/``, the protocol of FAIRNESS.md and
@@ -28,5 +31,6 @@ recorded earlier, each epoch entry's key is then checked to be one of them. The 
 the day's games page by page (--page-size, default 1000) and keeps only the leaf hashes and
 totals of the games already checked, so its memory stays small on a busy day. Exit status: 0
 every check holds, 1 something failed, 2 bad usage or download, 3 nothing failed but some checks
-could not be made.
+could not be made. ``fork`` (``service_log_modes.py``) exits 0 only when the file PROVES that
+the service log signed two histories, 1 when it does not.
 """

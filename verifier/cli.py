@@ -1,5 +1,6 @@
-"""The command line: ``verify.py game|day|files|log|match …``. Each mode reads what it needs
-(published.py), runs ``fairness.audit``'s checks on it and prints them (printing.py)."""
+"""The command line: ``verify.py game|day|files|log|match|fork|proof …``. Each mode reads what it
+needs (published.py), runs ``fairness.audit``'s checks on it and prints them (printing.py); the
+service log's modes are in service_log_modes.py."""
 
 import argparse
 import sys
@@ -23,6 +24,7 @@ from .published import (
     read_source,
     read_text,
 )
+from .service_log_modes import CannotReadFile, add_service_log_modes, verify_fork, verify_proof
 from .signatures import ed25519_verifier
 
 DAY_PAGE, MAX_DAY_PAGE = 1000, 1000
@@ -40,10 +42,10 @@ def main(argv=None) -> int:
         sys.stdout.reconfigure(errors="replace")
     verify = ed25519_verifier()
     modes = {"game": verify_game, "files": verify_files, "day": verify_day, "log": verify_log,
-             "match": verify_match}
+             "match": verify_match, "fork": verify_fork, "proof": verify_proof}
     try:
         return modes[args.mode](args, verify)
-    except CannotRead as error:
+    except (CannotRead, CannotReadFile) as error:
         print(f"verify.py: {error}", file=sys.stderr)
         return 2
 
@@ -207,7 +209,7 @@ def parser() -> argparse.ArgumentParser:
     files.add_argument("--proof")
     logs = add_log_mode(modes)
     match = add_match_mode(modes)
-    for mode in (game, day, files, logs, match):
+    for mode in (game, day, files, logs, match, *add_service_log_modes(modes)):
         mode.add_argument("--expect-key", action="append", default=[], metavar="HEX|FILE",
                           help="an epoch public key you recorded earlier (or a file of them); "
                                "repeatable")

@@ -30,6 +30,7 @@ from app.ledger.days import day_window, earliest_today
 from app.ledger.service import RevealFailed
 from app.platform.clock import system_now
 from app.platform.embedded import EmbeddedRedis, RedisSupervisor
+from app.servicelog.key import LOG_KEY_FILE, load_or_create_signer
 from app.services import services
 from fairness import ChainError
 from fairness.chain import MAX_EPOCH_DAYS
@@ -82,12 +83,14 @@ def _initialise(data_dir: Path, start: dt.date | None, days: int | None):
     was made and where it is."""
     first_date = start or earliest_today(system_now())
     epoch = keys.initialise(data_dir, first_date, days or keys.DEFAULT_EPOCH_DAYS)
+    load_or_create_signer(data_dir)  # the service log's key: every machine copies this one
     why_first = "" if start else (f" ({epoch.start} because that date is still today "
                                   "somewhere on Earth)")
     click.echo(
         f"Initialised {data_dir}: this server's secrets are in {data_dir / keys.EPOCH_SECRET_FILE}"
         f" (every day's dice are drawn from it) and {data_dir / keys.SIGNING_KEY_FILE} (it signs"
-        f" the public ledger). Keep them private and back them up (docs/operations.md).\n"
+        f" the public ledger), beside {data_dir / LOG_KEY_FILE} (it signs the public log). Keep"
+        f" them private and back them up (docs/operations.md).\n"
         f"They deal one epoch, a run of {epoch.length} daily challenges from {epoch.start} to "
         f"{epoch.end}{why_first}; its anchor {epoch.anchor.hex()} is published in the ledger "
         f"first, so anyone can check each day's revealed seed against it later.")

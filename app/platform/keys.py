@@ -10,6 +10,8 @@ own command. The tags:
   references and their lease, and its day's logs;
 - ``{ledger}``: the ledger and its index, each epoch's first game time, the reveal and log
   leases and the last reveal failure;
+- ``{slog}``: the service log (its entries, subtree levels, per-log cursors, checkpoints,
+  witnesses' cosignatures and sizes, origin and lease: ``app/servicelog/store.py``);
 - ``{p:<pseudonym>}``: a player's daily history and matches;
 - ``{x:<code>}``: a transfer code;
 - ``{coach}``: the coach's work queues;
@@ -159,6 +161,24 @@ LOG_LEASE = "{ledger}:log-lease"
 def first_game_key(epoch: int) -> str:
     """When the first game of epoch ``epoch`` was created (set once)."""
     return f"{{ledger}}:first-game:{epoch}"
+
+
+# ------------------------------------------------------------------ the service log: {slog}
+
+SERVICE_LOG_IDENTITY = "{slog}:vkey"
+SERVICE_LOG_ENTRIES = "{slog}:entries"
+SERVICE_LOG_CURSORS = "{slog}:cursors"
+SERVICE_LOG_POSITIONS = "{slog}:positions"
+SERVICE_LOG_CHECKPOINTS = "{slog}:checkpoints"
+SERVICE_LOG_SIZES = "{slog}:sizes"
+SERVICE_LOG_COSIGNATURES = "{slog}:cosignatures"
+SERVICE_LOG_WITNESSED = "{slog}:witnessed"
+SERVICE_LOG_LEASE = "{slog}:lease"
+
+
+def service_log_hashes_key(level: int) -> str:
+    """The list of the service log's complete subtrees of ``2^level`` entries (0: the leaves)."""
+    return "{slog}:hashes" if level == 0 else f"{{slog}}:hashes:{level}"
 
 
 # ------------------------------------------------------------------ players: {p:<pseudonym>}

@@ -132,6 +132,15 @@ def api_error_messages() -> dict[str, str]:
         "streams-busy": _(
             "The server is holding as many live tables as it can; try again in a moment."
         ),
+        # the service log (its tiles and proofs, read by the pages' log monitor)
+        "bad-tile-path": _("This tile address is not written as the tiled-log format says."),
+        "tile-error": _("This tile address is not written as the tiled-log format says."),
+        "no-such-tile": _("The log has no such tile yet."),
+        "unknown-size": _("The log has no checkpoint of that size."),
+        "unknown-entry": _("The log has no such entry yet."),
+        "witness-protocol": _("The witness request is malformed."),
+        "log-origin-mismatch": _("This server is being reconfigured; try again later."),
+        "log-key-mismatch": _("This server is being reconfigured; try again later."),
         # the server
         "storage-unavailable": _(
             "The game store is unavailable for a moment; try again in a few seconds."

@@ -58,6 +58,7 @@ def script_messages() -> dict[str, str | dict[str, str]]:
         "levels": level_names(),
         **table_messages(),
         **group_messages(),
+        **log_monitor_messages(),
         # dice and rolls
         "die": _("Die {n}: {face}"),
         "dieHeld": _("Die {n}: {face}, held"),
@@ -364,4 +365,32 @@ def group_messages() -> dict[str, str]:
         "groupCopied": _("Copied: send it to your friends."),
         "groupCopyRefused": _("Your browser did not allow copying: select the text and copy it."),
         "groupRenamed": _("Renamed."),
+    }
+
+
+def log_monitor_messages() -> dict[str, str]:
+    """The service log monitor's alarm (``static/js/log-monitor.js``): ``proven`` only when the
+    browser's own check proves that the site signed two histories."""
+    return {
+        "logAlarmTitleProven": _("Warning: this site showed two different histories"),
+        "logAlarmTitle": _("Warning: this site may have shown two different histories"),
+        "logAlarmProven": _(
+            "This browser kept a checkpoint of the site’s public log (size {old}). The site now "
+            "shows one (size {new}) that contradicts it, and both are signed with the log’s "
+            "key: this proves the site showed two different histories, so what it shows you "
+            "may not be what others see. Download the evidence and keep it."
+        ),
+        "logAlarmUnproven": _(
+            "The site’s public log (size {new}) could not be shown to extend the checkpoint "
+            "this browser kept (size {old}). It may mean the site showed two different "
+            "histories; this browser could not check it to the end. Download the evidence and "
+            "keep it: it can be checked later."
+        ),
+        "logAlarmKey": _(
+            "The site’s public log is now signed with another key than the one this browser "
+            "recorded at its first visit. It may mean the site showed two different histories; "
+            "this could not be checked. Download the evidence and keep it."
+        ),
+        "logAlarmDownload": _("Download the evidence"),
+        "logAlarmHow": _("Anyone can check the file with verify.py:"),
     }

@@ -23,6 +23,7 @@ from flask_babel import format_date, format_datetime, ngettext
 from flask_babel import gettext as _
 
 from app.ledger.days import CLOSED, OPEN, REVEALED, UPCOMING
+from app.services import services
 from app.web.error_messages import api_error_messages
 from app.web.locale import LANGUAGES
 from app.web.messages import plural_forms, script_messages
@@ -173,7 +174,8 @@ def fairness_doc_path() -> Path:
 def fairness():
     """What is promised and how anyone can check it, in plain words."""
     return render_template(
-        "fairness.html", page="fairness", fairness_doc=fairness_doc_path().is_file()
+        "fairness.html", page="fairness", fairness_doc=fairness_doc_path().is_file(),
+        log_vkey=services().service_log.key.vkey,
     )
 
 

@@ -35,9 +35,13 @@ class WitnessKey:
 
     def cosign(self, body: str, timestamp: int) -> str:
         """The cosignature line (newline included) of a checkpoint body at POSIX ``timestamp``."""
+        return self.cosignature(body, timestamp).line()
+
+    def cosignature(self, body: str, timestamp: int) -> NoteSignature:
+        """The cosignature/v1 of a checkpoint body (its note text) at POSIX ``timestamp``."""
         signature = self.private_key.sign(cosigned_message(body, timestamp))
         return NoteSignature(self.name, self.verifier_key.key_id,
-                             cosignature_payload(timestamp, signature)).line()
+                             cosignature_payload(timestamp, signature))
 
 
 def default_name(private_key: Ed25519PrivateKey) -> str:

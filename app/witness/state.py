@@ -4,7 +4,9 @@ checkpoint it accepted, and the evidence of every checkpoint it refused.
 One JSON document, replaced atomically (written to a temporary file in the same directory,
 flushed to disk, then renamed over the old one), so a crash leaves the old state or the new
 one, never half of either. An exclusive lock on ``<state>.lock`` keeps two witness processes
-from sharing one state file.
+from sharing one state file. A witness serving add-checkpoint holds that lock for its life
+and, per request, ``updating``'s lock across reading, checking and replacing the state, so that
+no two requests (threads or worker processes) interleave.
 """
 
 import contextlib
@@ -133,6 +135,20 @@ def locked(path: Path):
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise StateError(f"another witness process uses {path}") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def updating(path: Path):
+    """Hold ``<state>.update.lock`` for the duration, waiting for it: one read-check-write of
+    the state at a time, across the threads and processes of one witness (each ``open`` is its
+    own lock holder, so threads of one process exclude each other too)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(path.name + ".update.lock"), "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
         try:
             yield
         finally:

@@ -15,14 +15,13 @@ from ..checkpoint import (
     NO_PREVIOUS,
     Checkpoint,
     body_hash,
-    cosigned_message,
+    cosignature_time,
     origin,
     parse_checkpoint,
-    read_cosignature,
 )
 from ..errors import FairnessError, LedgerError
 from ..ledger import REVEAL_V2_TYPE, final_leaf, finals_root, receipt_leaf_hash
-from ..note import COSIGNATURE_V1, ED25519, VerifierKey, key_id, parse_note
+from ..note import ED25519, VerifierKey, key_id, parse_note, signature_verifies
 from .checks import NOT_CHECKED, Check, SignatureCheck, aggregate, compared, is_hex, short
 from .ledger_view import LedgerView
 
@@ -109,23 +108,12 @@ def _signatures_check(points: list[LogPoint], public_key: str, name: str,
         if not mine:
             failures.append(f"checkpoint {position}: no signature by {name} "
                             f"(key ID {wanted.hex()})")
-        elif not all(_ed25519(verify_signature, public_key, point.body.encode("utf-8"),
-                              s.payload) for s in mine):
+        elif not all(signature_verifies(verify_signature, bytes.fromhex(public_key),
+                                        point.body.encode("utf-8"), s.payload) for s in mine):
             failures.append(f"checkpoint {position}: signature by {name} is not a valid "
                             f"Ed25519 signature of its body by {short(public_key)}")
     return aggregate("log signatures", failures,
                      f"{len(points)} checkpoints, each signed by the epoch key {short(public_key)}")
-
-
-def _ed25519(verify_signature: SignatureCheck, public_key: str, message: bytes,
-             signature: bytes) -> bool:
-    """True when ``signature`` is a valid Ed25519 signature of ``message``."""
-    if len(signature) != 64:
-        return False
-    try:
-        return bool(verify_signature(public_key, message, signature.hex()))
-    except (TypeError, ValueError):
-        return False
 
 
 def _chain_check(points: list[LogPoint]) -> Check:
@@ -215,7 +203,7 @@ def _cosignature_checks(points: list[LogPoint], witnesses: Sequence[VerifierKey]
             lines = [s for s in point.signatures
                      if s.name == witness.name and s.key_id == witness.key_id]
             for line in lines:
-                if _cosignature_valid(verify_signature, witness, point.body, line.payload):
+                if cosignature_time(witness, point.body, line, verify_signature) is not None:
                     if position == len(points) - 1:
                         valid_on_last.add(witness.name)
                 else:
@@ -228,19 +216,6 @@ def _cosignature_checks(points: list[LogPoint], witnesses: Sequence[VerifierKey]
     return [aggregate("cosignatures", failures,
                       f"the last checkpoint is cosigned by {len(valid_on_last)} named witnesses "
                       f"({', '.join(sorted(valid_on_last))}); {quorum} required")]
-
-
-def _cosignature_valid(verify_signature: SignatureCheck, witness: VerifierKey, body: str,
-                       payload: bytes) -> bool:
-    """True when ``payload`` is a valid cosignature/v1 of ``body`` by ``witness``."""
-    if witness.kind != COSIGNATURE_V1:
-        return False
-    try:
-        timestamp, signature = read_cosignature(payload)
-    except LedgerError:
-        return False
-    return _ed25519(verify_signature, witness.public_key.hex(),
-                    cosigned_message(body, timestamp), signature)
 
 
 def check_receipt_in_log(receipt: Mapping, log, proof) -> list[Check]:
@@ -303,8 +278,8 @@ def check_saved_checkpoints(saved: Sequence[str], log,
             continue
         if verify_signature is not None and public_key is not None:
             wanted = key_id(cp.origin, ED25519, bytes.fromhex(public_key))
-            if not any(s.key_id == wanted and _ed25519(verify_signature, public_key,
-                                                       body.encode("utf-8"), s.payload)
+            if not any(s.key_id == wanted and signature_verifies(
+                    verify_signature, bytes.fromhex(public_key), body.encode("utf-8"), s.payload)
                        for s in signatures):
                 failures.append(f"saved {position}: not signed by the epoch key "
                                 f"{short(public_key)}")

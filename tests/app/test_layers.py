@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app"
 FEATURES = ["daily", "players", "boards", "coach", "matches", "tables", "ledger", "daylog",
-            "witness", "groups"]
+            "witness", "groups", "servicelog"]
 EDGE_FILES = {"__init__.py", "routes.py", "pages.py", "openapi.py"}
 EDGE_PACKAGES = ["app.api", "app.web", "app.services", "app.observability", "app.cli"]
 

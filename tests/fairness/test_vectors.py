@@ -462,3 +462,100 @@ class TestTransparencyLog:
             reveal = day["entries"][-1]
             body = day["logs"][ruleset]["checkpoints"][-1]["note"].split("\n\n")[0] + "\n"
             assert reveal["logs"][ruleset] == hashlib.sha256(body.encode()).hexdigest()
+
+
+class TestServiceLog:
+    """The service_log section recomputed from RFC 9162 and the C2SP texts (tlog-checkpoint,
+    signed-note, tlog-cosignature, tlog-tiles, tlog-proof), not from the core."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def log(cls, vectors):
+        """The section."""
+        return vectors["service_log"]
+
+    @staticmethod
+    def data(log) -> list[bytes]:
+        """The entries' bytes."""
+        return [entry.encode("utf-8") for entry in log["entries"]]
+
+    def test_the_key_its_id_and_vkey(self, log):
+        key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(log["private_key_seed"]))
+        public = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        assert log["public_key"] == public.hex()
+        ident = hashlib.sha256(log["origin"].encode() + b"\n\x01" + public).hexdigest()[:8]
+        assert log["key_id"] == ident
+        assert log["vkey"] == f"{log['origin']}+{ident}+" + base64.b64encode(
+            b"\x01" + public).decode()
+
+    def test_the_entries_are_the_day_checkpoints_with_their_log_line_only(self, log, vectors):
+        notes = [c["note"] for logs in vectors["tlog"]["day"]["logs"].values()
+                 for c in logs["checkpoints"]]
+        for entry in log["entries"]:
+            text, signatures = entry.split("\n\n")
+            assert signatures.count("\n") == 1 and signatures.startswith("\u2014 " + text.split(
+                "\n")[0] + " ")
+            assert any(note.startswith(entry) for note in notes)
+        assert len(log["entries"]) == len(notes)
+        times = [entry.split("\n")[3] for entry in log["entries"]]
+        assert times == sorted(times)
+        assert log["leaf_hashes"] == [hashlib.sha256(b"\x00" + e).hexdigest()
+                                      for e in self.data(log)]
+
+    def test_checkpoints_are_three_lines_signed_by_the_log_key_and_cosigned(self, log, vectors):
+        public = bytes.fromhex(log["public_key"])
+        data = self.data(log)
+        for cp in log["checkpoints"]:
+            root = base64.b64encode(mth(data[:cp["size"]])).decode()
+            assert cp["body"] == f"{log['origin']}\n{cp['size']}\n{root}\n"
+            lines = cp["note"][len(cp["body"]) + 1:].splitlines()
+            assert cp["note"].startswith(cp["body"] + "\n") and lines[0].startswith(
+                f"\u2014 {log['origin']} ")
+            raw = base64.b64decode(lines[0].split(" ")[2])
+            assert raw[:4].hex() == log["key_id"]
+            Ed25519PublicKey.from_public_bytes(public).verify(raw[4:], cp["body"].encode())
+        witness = vectors["tlog"]["witness"]
+        last = log["checkpoints"][-1]
+        line = next(x for x in last["note"].splitlines()
+                    if x.startswith(f"\u2014 {witness['name']} "))
+        raw = base64.b64decode(line.split(" ")[2])
+        stamp = int.from_bytes(raw[4:12], "big")
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(witness["public_key"])).verify(
+            raw[12:], f"cosignature/v1\ntime {stamp}\n{last['body']}".encode())
+
+    def test_the_consistency_proof_tiles_and_paths(self, log):
+        data = self.data(log)
+        proof = log["consistency"]
+        assert [base64.b64decode(h) for h in proof["proof"]] == subproof(
+            proof["old"], data[:proof["size"]], True)
+        size = len(data)
+        assert log["tiles"][f"tile/0/000.p/{size}"] == "".join(log["leaf_hashes"])
+        bundle = b"".join(len(e).to_bytes(2, "big") + e for e in data)
+        assert log["tiles"][f"tile/entries/000.p/{size}"] == bundle.hex()
+        for index, text in log["tile_paths"].items():
+            digits = f"{int(index):03d}"
+            digits = "0" * (-len(digits) % 3) + digits
+            parts = [digits[i:i + 3] for i in range(0, len(digits), 3)]
+            assert text == "tile/0/" + "/".join(["x" + p for p in parts[:-1]] + parts[-1:])
+
+    def test_the_tlog_proof_of_an_entry(self, log):
+        data = self.data(log)
+        header, index, *rest = log["tlog_proof"]["text"].split("\n")
+        blank = rest.index("")
+        assert header == "c2sp.org/tlog-proof@v1"
+        assert index == f"index {log['tlog_proof']['entry']}"
+        assert [base64.b64decode(h) for h in rest[:blank]] == path(log["tlog_proof"]["entry"],
+                                                                  data)
+        assert "\n".join(rest[blank + 1:]) == log["checkpoints"][-1]["note"]
+
+    def test_the_fork_file_proves_two_histories(self, log):
+        fork = json.loads(log["fork"])
+        assert log["fork"] == json.dumps(fork, sort_keys=True, separators=(",", ":"),
+                                         ensure_ascii=False) + "\n"
+        assert fork["type"] == "yacht-daily/service-log-fork/v1"
+        assert fork["new"] == log["checkpoints"][-1]["note"]
+        old_size, old_root = fork["old"].split("\n")[1:3]
+        data = self.data(log)
+        hashes = [base64.b64decode(h) for h in fork["proof"]]
+        assert hashes == subproof(int(old_size), data, True)  # the larger tree's own subtrees
+        assert base64.b64decode(old_root) != mth(data[:int(old_size)])  # another history

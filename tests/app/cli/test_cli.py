@@ -7,6 +7,7 @@ import pytest
 
 from app.cli.main import main
 from app.ledger import secrets as keys
+from app.servicelog.key import LOG_KEY_FILE
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def test_init_creates_private_secrets_once(runner, cli_env, tmp_path):
     assert epoch["anchor"] in result.output
     assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700
     contents = {}
-    for name in (*keys.SECRET_FILES, keys.EPOCH_FILE):
+    for name in (*keys.SECRET_FILES, keys.EPOCH_FILE, LOG_KEY_FILE):
         assert stat.S_IMODE((data_dir / name).stat().st_mode) == 0o600
         contents[name] = (data_dir / name).read_bytes()
     assert (data_dir / keys.EPOCH_SECRET_FILE).read_text().strip() not in result.output
