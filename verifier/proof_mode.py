@@ -2,7 +2,7 @@
 entry is the service log's entry of the day checkpoint that covers the game.
 
 The proof's ``extra`` line is base64 of the canonical JSON of the game-proof object, which makes
-the file self-contained (FAIRNESS.md, "A proof to keep")::
+the file self-contained (FAIRNESS.md, "The service log", A proof to keep)::
 
     {"type": "yacht-daily/game-proof/v1",
      "entry": "<the day checkpoint's signed note: body, blank line, the epoch key's line>",

@@ -1,4 +1,4 @@
-// A proof to keep (FAIRNESS.md, "A proof to keep"): on a finished v2 daily game's end card, a
+// A proof to keep (FAIRNESS.md, "The service log", A proof to keep): on a finished v2 daily game's end card, a
 // "Download the proof" link once a service log checkpoint covers the day checkpoint that covers
 // the game. The file is a C2SP tlog-proof@v1 of that day checkpoint's service log entry; its
 // extra line is base64 of the canonical JSON of

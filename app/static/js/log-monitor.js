@@ -1,5 +1,5 @@
-// Every browser a monitor of the service log (FAIRNESS.md, "The service log: every browser a
-// monitor"). On every page, after load, at most once a minute: fetch GET /api/v1/log, check its
+// Every browser a monitor of the service log (FAIRNESS.md, "The service log", Monitors). On
+// every page, after load, at most once a minute: fetch GET /api/v1/log, check its
 // checkpoint with the log key pinned on this browser's first sight of the log, and check that it
 // extends the checkpoint this browser kept (RFC 9162 consistency). Kept in localStorage per log
 // origin: the pinned vkey and the latest signed checkpoint seen. A proof that fails, two signed
