@@ -45,19 +45,26 @@ def finish_a_game(page: Page, ruleset: str, date: str | None = None) -> dict:
 
 
 def play_through_api(page: Page, ruleset: str, turns_left: int = 1,
-                     date: str | None = None) -> dict:
-    """Start the page's player's game on ``ruleset`` through the API (the page's cookie: the
-    same player) and play it there, two rolls and the best preview each turn, until
-    ``turns_left`` turns remain for the page to play; returns the game as the API left it. A
-    page opened after it resumes the game at that turn."""
+                     date: str | None = None, turns: int | None = None) -> dict:
+    """Start (or resume) the page's player's game on ``ruleset`` through the API (the page's
+    cookie: the same player) and play it there, up to three rolls and the best preview each
+    turn, until ``turns_left`` turns remain for the page to play (or, given ``turns``, until that
+    many boxes are filled); returns the game as the API left it. A page opened after it resumes
+    the game at that turn."""
     if date is None:  # the page's own date: the player's calendar date, as play.js takes it
         date = page.evaluate("(d => [d.getFullYear(), d.getMonth() + 1, d.getDate()]"
                              ".map(n => String(n).padStart(2, '0')).join('-'))(new Date())")
     response = page.request.post("/api/v1/games", data={"ruleset": ruleset, "date": date})
     assert response.ok, response.text()
     game = response.json()["game"]
-    while game["turns"] - len(game["boxes"]) > turns_left:
-        for hold in (None, [True, True, False, False, False]):
+    def more() -> bool:
+        if turns is not None:
+            return len(game["boxes"]) < turns
+        return game["turns"] - len(game["boxes"]) > turns_left
+
+    while more():
+        while game["rolls_in_turn"] < 2:
+            hold = None if game["dice"] is None else [True, True, False, False, False]
             game = api_action(page, game, "roll", {"hold": hold})
         best = max(game["allowed"], key=lambda box: game["previews"][box])
         game = api_action(page, game, "score", {"category": best})
@@ -94,11 +101,12 @@ def play_turn_by_clicking(page: Page) -> None:
     wait_for_action(page, start + 3)
 
 
-def play_into_a_turn(page: Page, turns: int, held: tuple[int, ...]) -> None:
-    """Play ``turns`` whole turns by clicking, then roll once and hold the dice ``held``: a
-    board in the middle of a turn (what the screenshots show)."""
-    for _ in range(turns):
-        play_turn_by_clicking(page)
+def play_into_a_turn(page: Page, ruleset: str, turns: int, held: tuple[int, ...]) -> None:
+    """``turns`` whole turns of the game on ``ruleset`` through the API, then on the page one
+    roll and the dice ``held`` kept: a board in the middle of a turn (what the screenshots
+    show)."""
+    play_through_api(page, ruleset, turns=turns)
+    open_game(page, ruleset)
     start = next_action(page)
     page.locator("[data-roll]").click()
     wait_for_action(page, start + 1)

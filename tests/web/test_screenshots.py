@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import SCREENSHOTS
-from .player import open_game, play_into_a_turn, play_whole_game
+from .player import finish_a_game, play_into_a_turn
 
 OWN_SERVER = True  # it moves its server's clock
 
@@ -33,11 +33,10 @@ def finished_page(browser, web_server):
     context.set_default_timeout(15_000)
     page = context.new_page()
     page.goto("/?lang=fr")
-    open_game(page, "yahtzee")
-    play_into_a_turn(page, turns=3, held=(0,))
+    play_into_a_turn(page, "yahtzee", turns=3, held=(0,))
     page.wait_for_timeout(500)
     shoot(page, "phone-play")
-    game = play_whole_game(page)
+    game = finish_a_game(page, "yahtzee")
     page.wait_for_timeout(500)
     page.evaluate("window.scrollTo(0, 0)")
     shoot(page, "phone-end-card")
