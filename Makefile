@@ -29,9 +29,7 @@ serve: $(RUNTIME_STAMP)
 # has its own Redis and live servers; the strategy tables are built once, into build/, for both
 # passes (their files carry checksums: a stale one is rebuilt). Beside it, from its start, the
 # API suite's tests that reach Redis run again on real 3-master Redis Clusters, one per core and
-# test process, at a lower CPU priority (nice): the main pass is the longer one, the cluster pass
-# takes the cores it leaves idle while it waits on browsers and servers. Their output is shown
-# when both are done; make test fails if either does.
+# test process, their output shown when both are done; make test fails if either does.
 CORES := $(shell python3 -c "import os; print(os.cpu_count() or 1)")
 TEST_PROCESSES ?= $(shell python3 -c "print(min(2 * $(CORES), 8))")
 CLUSTER_LOG := build/cluster-pass.log
@@ -39,9 +37,8 @@ test: export YACHT_DAILY_TEST_STRATEGY_DIR ?= $(CURDIR)/build/test-strategy-tabl
 test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	mkdir -p build
-	nice -n 10 $(PY) tests/redis_cluster.py --clusters $(CORES) $(PY) -m pytest -n $(CORES) \
-		--dist loadfile --no-loadscope-reorder -m "not own_redis" --redis-only tests/app -q \
-		-p no:cacheprovider \
+	$(PY) tests/redis_cluster.py --clusters $(CORES) $(PY) -m pytest -n $(CORES) --dist loadfile \
+		--no-loadscope-reorder -m "not own_redis" --redis-only tests/app -q -p no:cacheprovider \
 		> $(CLUSTER_LOG) 2>&1 & \
 	cluster=$$!; \
 	$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder; main=$$?; \
