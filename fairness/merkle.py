@@ -125,15 +125,23 @@ def verify_consistency(first_size: int, second_size: int, first_root: bytes,
     proof = list(path)
     if first_size & (first_size - 1) == 0:  # an exact power of two: its root is a node
         proof.insert(0, first_root)
+    return consistency_roots(first_size, second_size, proof) == (first_root, second_root)
+
+
+def consistency_roots(first_size: int, second_size: int,
+                      proof: Sequence[bytes]) -> tuple[bytes, bytes] | None:
+    """The (first, second) roots that SUBPROOF(m, D[n], false) leads to by RFC 9162 section
+    2.1.4.2, the first hash standing for the first root; None when it is ill-shaped. For
+    ``0 < first_size < second_size``."""
     if not proof:
-        return False
+        return None
     fn, sn = first_size - 1, second_size - 1
     while fn & 1:
         fn, sn = fn >> 1, sn >> 1
     fr = sr = proof[0]
     for sibling in proof[1:]:
         if sn == 0:
-            return False
+            return None
         if fn & 1 or fn == sn:
             fr, sr = node_hash(sibling, fr), node_hash(sibling, sr)
             while not fn & 1 and fn != 0:
@@ -141,4 +149,4 @@ def verify_consistency(first_size: int, second_size: int, first_root: bytes,
         else:
             sr = node_hash(sr, sibling)
         fn, sn = fn >> 1, sn >> 1
-    return sn == 0 and fr == first_root and sr == second_root
+    return (fr, sr) if sn == 0 else None

@@ -189,23 +189,9 @@ def subproof_roots(m: int, n: int,
     """(root of the first ``m`` leaves, root of all ``n``) that SUBPROOF(m, D[n], false)
     leads to (RFC 9162 section 2.1.4.2 with the first hash in place of the old root);
     (None, None) when the proof is ill-shaped for 0 < m < n."""
-    if not 0 < m < n or not proof or len(proof) > MAX_PROOF_HASHES:
+    if not 0 < m < n or len(proof) > MAX_PROOF_HASHES:
         return None, None
-    fn, sn = m - 1, n - 1
-    while fn & 1:
-        fn, sn = fn >> 1, sn >> 1
-    first = second = proof[0]
-    for sibling in proof[1:]:
-        if sn == 0:
-            return None, None
-        if fn & 1 or fn == sn:
-            first, second = merkle.node_hash(sibling, first), merkle.node_hash(sibling, second)
-            while not fn & 1 and fn != 0:
-                fn, sn = fn >> 1, sn >> 1
-        else:
-            second = merkle.node_hash(second, sibling)
-        fn, sn = fn >> 1, sn >> 1
-    return (first, second) if sn == 0 else (None, None)
+    return merkle.consistency_roots(m, n, proof) or (None, None)
 
 
 def format_fork(old_note: str, new_note: str, proof: Sequence[bytes]) -> str:

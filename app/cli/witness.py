@@ -77,13 +77,7 @@ def witness(context: click.Context, url: str | None, key_path: Path, state_path:
         return
     try:
         with witness_state.locked(state_path):
-            state = witness_state.read(state_path)
-            private_key, created = witness_key.load_or_create(key_path)
-            key = witness_key.witness_key(private_key, chosen_name(state, name, private_key))
-            if state.name is None:
-                state.name = key.name
-                witness_state.write(state_path, state)
-            announce(key, key_path, created)
+            state, key = identity(state_path, key_path, name)
             process = Witness(Server(url), key, state,
                               lambda s: witness_state.write(state_path, s),
                               clock=lambda: system_now().timestamp())
@@ -92,6 +86,20 @@ def witness(context: click.Context, url: str | None, key_path: Path, state_path:
         click.echo(f"yacht-daily witness: {error}", err=True)
         raise click.exceptions.Exit(2) from None
     raise click.exceptions.Exit(status)
+
+
+def identity(state_path: Path, key_path: Path,
+             name: str | None) -> tuple[witness_state.WitnessState, witness_key.WitnessKey]:
+    """The witness's state and key (both created on the first run, the name fixed then), its
+    verifier key announced; the caller holds the state file's lock."""
+    state = witness_state.read(state_path)
+    private_key, created = witness_key.load_or_create(key_path)
+    key = witness_key.witness_key(private_key, chosen_name(state, name, private_key))
+    if state.name is None:
+        state.name = key.name
+        witness_state.write(state_path, state)
+    announce(key, key_path, created)
+    return state, key
 
 
 def check_mode(context: click.Context, url: str | None, bind: str | None,
@@ -129,13 +137,7 @@ def serve(bind: str, logs: list[VerifierKey], key_path: Path, state_path: Path,
     try:
         check_can_listen(bind)
         with witness_state.locked(state_path):
-            state = witness_state.read(state_path)
-            private_key, created = witness_key.load_or_create(key_path)
-            key = witness_key.witness_key(private_key, chosen_name(state, name, private_key))
-            if state.name is None:
-                state.name = key.name
-                witness_state.write(state_path, state)
-            announce(key, key_path, created)
+            _, key = identity(state_path, key_path, name)
             for log in logs:
                 click.echo(f"log {log.text()}")
             app_factory = functools.partial(create_witness_app, key, state_path, logs)

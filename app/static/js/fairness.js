@@ -1177,14 +1177,21 @@ export async function verifyConsistency(first, second, firstRoot, secondRoot, pa
   if (first === second) return path.length === 0 && same(firstRoot, secondRoot);
   if (first === 0) return path.length === 0 && same(firstRoot, await sha256(new Uint8Array()));
   const proof = ((first & (first - 1)) === 0 ? [firstRoot] : []).concat(path);
-  if (!proof.length) return false;
-  let fn = first - 1;
-  let sn = second - 1;
+  const roots = await consistencyRoots(first, second, proof);
+  return roots !== null && same(roots[0], firstRoot) && same(roots[1], secondRoot);
+}
+
+/** [first root, second root] that SUBPROOF(m, D[n], false) leads to by RFC 9162 (2.1.4.2), the
+ * first hash standing for the first root; null when it is ill-shaped. For 0 < m < n. */
+export async function consistencyRoots(m, n, proof) {
+  if (!proof.length) return null;
+  let fn = m - 1;
+  let sn = n - 1;
   while (fn % 2 === 1) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
   let fr = proof[0];
   let sr = proof[0];
   for (const sibling of proof.slice(1)) {
-    if (sn === 0) return false;
+    if (sn === 0) return null;
     if (fn % 2 === 1 || fn === sn) {
       fr = await nodeHash(sibling, fr);
       sr = await nodeHash(sibling, sr);
@@ -1195,7 +1202,7 @@ export async function verifyConsistency(first, second, firstRoot, secondRoot, pa
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 && same(fr, firstRoot) && same(sr, secondRoot);
+  return sn === 0 ? [fr, sr] : null;
 }
 
 /** SHA-256(name || 0x0A || signature type || public key)[:4] (C2SP signed-note). */

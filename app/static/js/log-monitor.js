@@ -9,8 +9,8 @@
 // fairness.service_log.misbehaviour's rule; an unreachable server or a browser without Ed25519
 // stays silent. document.documentElement.dataset.logMonitor says what the last visit did.
 
-import { bytesToHex, ed25519Supported, nodeHash, noteKeyId, readNote, sha256, verifyConsistency,
-  verifyEd25519 } from "./fairness.js";
+import { bytesToHex, consistencyRoots, ed25519Supported, noteKeyId, readNote, sha256,
+  verifyConsistency, verifyEd25519 } from "./fairness.js";
 import { t } from "./i18n.js";
 
 export const FORK_TYPE = "yacht-daily/service-log-fork/v1";
@@ -90,25 +90,8 @@ export async function openLogCheckpoint(note, vkey) {
 /** [root of the first m leaves, root of all n] that SUBPROOF(m, D[n], false) leads to, or
  * null when it is ill-shaped: fairness.service_log.subproof_roots. */
 export async function subproofRoots(m, n, proof) {
-  if (!(m > 0 && m < n) || !proof.length || proof.length > MAX_PROOF_HASHES) return null;
-  let fn = m - 1;
-  let sn = n - 1;
-  while (fn % 2 === 1) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
-  let first = proof[0];
-  let second = proof[0];
-  for (const sibling of proof.slice(1)) {
-    if (sn === 0) return null;
-    if (fn % 2 === 1 || fn === sn) {
-      first = await nodeHash(sibling, first);
-      second = await nodeHash(sibling, second);
-      while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
-    } else {
-      second = await nodeHash(second, sibling);
-    }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
-  }
-  return sn === 0 ? [first, second] : null;
+  if (!(m > 0 && m < n) || proof.length > MAX_PROOF_HASHES) return null;
+  return consistencyRoots(m, n, proof);
 }
 
 const same = (a, b) => bytesToHex(a) === bytesToHex(b);

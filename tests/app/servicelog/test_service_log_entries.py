@@ -110,28 +110,23 @@ def test_racing_passes_enter_each_day_checkpoint_once(app, clock, redis_client):
         except Exception as error:  # noqa: BLE001 - reported below
             failures.append(error)
 
-    threads = [threading.Thread(target=race, args=(log, i % 2 == 0))
-               for i, log in enumerate(racers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert failures == []
-    main.run_once()
-    size = len(check_entries(app, main))
-    check_checkpoint(main)
+    def race_all(leases: list[bool]) -> int:
+        """Every racer at once (with its lease or not), then the main pass; the entries."""
+        threads = [threading.Thread(target=race, args=pair)
+                   for pair in zip(racers, leases, strict=True)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        main.run_once()
+        check_checkpoint(main)
+        return len(check_entries(app, main))
 
+    size = race_all([i % 2 == 0 for i in range(len(racers))])
     finish_games(app, clock, 1, "yacht", seed=7)
-    threads = [threading.Thread(target=race, args=(log, True)) for log in racers]
     barrier.reset()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert failures == []
-    main.run_once()
-    assert len(check_entries(app, main)) == size + 1
-    check_checkpoint(main)
+    assert race_all([True] * len(racers)) == size + 1
 
 
 def test_the_log_key_is_kept_apart_and_never_overwritten(app, data_dir, clock):
