@@ -151,8 +151,8 @@ def test_the_end_card_offers_a_proof_that_verify_py_checks(
         new_context, web_server, tmp_path):
     """A game finished on the page: once the service log covers its day checkpoint, the end
     card offers its proof; verify.py proof holds on it, the dice replayed with the date's
-    seed (only the witnesses, none configured, are not checked)."""
-    page = new_context().new_page()
+    seed (only the witnesses, none configured, are not checked). On a phone, in French."""
+    page = new_context(locale="fr-FR", viewport={"width": 390, "height": 844}).new_page()
     final = finish_a_game(page, "yacht-bonus")
     before = service_log(web_server)["size"]
     web_server.set_clock("2026-03-10T12:03:00Z")
@@ -160,6 +160,9 @@ def test_the_end_card_offers_a_proof_that_verify_py_checks(
     page.reload()
     link = page.locator("[data-proof-link]")
     expect(link).to_be_visible(timeout=60_000)
+    expect(link).to_have_text("Télécharger la preuve de la partie")
+    link.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "end-card-proof-phone-fr.png"))
     with page.expect_download() as download:
         link.click()
     path = tmp_path / download.value.suggested_filename
