@@ -6,6 +6,7 @@ server's data directory) raises the alarm, whose downloaded evidence makes
 ``verify.py fork FILE`` say PROVEN; the end card of a finished game offers its proof to keep,
 which ``verify.py proof`` checks. The fork file is byte for byte the core's ``format_fork``."""
 
+import base64
 import json
 import re
 import subprocess
@@ -282,6 +283,20 @@ def test_one_size_with_two_roots_is_proven_and_another_key_is_an_alarm(
     expect(page.locator("#log-alarm")).to_contain_text("could not be checked")
 
 
+JUDGE = """async ([src, vkey, cases]) => {
+        const monitor = await import(src);
+        const key = await monitor.parseLogVkey(vkey);
+        const bytes = (hex) => Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
+        const out = [];
+        for (const c of cases) {
+            const proof = c.proof.map(bytes);
+            out.push({proven: (await monitor.misbehaviour(c.old, c.new, proof, key)).proven,
+                      file: monitor.formatFork(c.old, c.new, proof)});
+        }
+        return out;
+    }"""  # log-monitor.js judging and writing each fork case
+
+
 def test_the_browser_judges_and_writes_a_fork_as_the_core_does(page):
     """log-monitor.js's misbehaviour and formatFork on notes made by the core: the same verdicts
     and byte for byte the same file as fairness.service_log."""
@@ -308,20 +323,23 @@ def test_the_browser_judges_and_writes_a_fork_as_the_core_does(page):
     cases.append({"old": cases[0]["old"], "new": tampered, "proof": cases[0]["proof"],
                   "proven": False, "file": format_fork(cases[0]["old"], tampered, [
                       bytes.fromhex(h) for h in cases[0]["proof"]])})
+    vectors = json.loads((Path(__file__).resolve().parents[1] / "vectors.json").read_text(
+        encoding="utf-8"))["service_log"]
+    forked = json.loads(vectors["fork"])
+    first, last = vectors["checkpoints"]
+    honest = [base64.b64decode(h).hex() for h in vectors["consistency"]["proof"]]
+    vector_cases = [
+        {"old": forked["old"], "new": forked["new"], "proof": [
+            base64.b64decode(h).hex() for h in forked["proof"]], "proven": True,
+         "file": vectors["fork"]},
+        {"old": first["note"], "new": last["note"], "proof": honest, "proven": False,
+         "file": format_fork(first["note"], last["note"], [bytes.fromhex(h) for h in honest])},
+    ]
     page.goto("/rules")
     src = page.locator("script[src$='js/log-monitor.js']").get_attribute("src")
-    results = page.evaluate("""async ([src, vkey, cases]) => {
-        const monitor = await import(src);
-        const key = await monitor.parseLogVkey(vkey);
-        const bytes = (hex) => Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
-        const out = [];
-        for (const c of cases) {
-            const proof = c.proof.map(bytes);
-            out.push({proven: (await monitor.misbehaviour(c.old, c.new, proof, key)).proven,
-                      file: monitor.formatFork(c.old, c.new, proof)});
-        }
-        return out;
-    }""", [src, LOG_KEY.text(), cases])
+    vector_results = page.evaluate(JUDGE, [src, vectors["vkey"], vector_cases])
+    assert vector_results == [{"proven": c["proven"], "file": c["file"]} for c in vector_cases]
+    results = page.evaluate(JUDGE, [src, LOG_KEY.text(), cases])
     assert [r["proven"] for r in results] == [c["proven"] for c in cases] \
         == [True, True, False, True, False, False]
     assert [r["file"] for r in results] == [c["file"] for c in cases]
