@@ -2,6 +2,11 @@
 ``yacht-daily serve`` per module (one for all the tables' pages), and a fresh browser context
 (one player) per test.
 
+The pages run in Chromium's headless shell (Debian: ``chromium-headless-shell``) when it is
+installed: the same Blink, V8 and layout as the browser, without the browser's own windows and
+services, which is what Playwright runs headless tests in by default; it takes about half the
+CPU of the full browser in headless mode (docs/performance.md). Without it, the full browser;
+Chromium's own installability check (test_installable.py) always runs in the full browser.
 Without /usr/bin/chromium the browser tests skip with a clear message, except under CI
 (``CI=true``), where a missing browser is a failure.
 """
@@ -13,6 +18,7 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+HEADLESS_SHELL = Path("/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -29,7 +35,8 @@ WAIT_MS = 15_000  # a page's action, or what it is expected to show, on a loaded
 
 @pytest.fixture(scope="session")
 def browser():
-    """The system Chromium, shared by every browser test of the session."""
+    """The system Chromium (its headless shell when installed), shared by every browser test
+    of the session."""
     if not CHROMIUM.exists():
         message = f"{CHROMIUM} is missing: install the Debian package 'chromium'"
         if os.environ.get("CI") == "true":
@@ -42,7 +49,8 @@ def browser():
     expect.set_options(timeout=WAIT_MS)
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        engine = HEADLESS_SHELL if HEADLESS_SHELL.exists() else CHROMIUM
+        chromium = playwright.chromium.launch(executable_path=str(engine), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
 
