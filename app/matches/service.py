@@ -76,7 +76,7 @@ def validate_bots(levels) -> list[str]:
     """The requested bot levels (a list of 0 to MAX_BOTS names of ``strategy.bots.LEVELS``)."""
     if levels is None:
         return []
-    if not isinstance(levels, list) or len(levels) > MAX_BOTS:
+    if not isinstance(levels, list | tuple) or len(levels) > MAX_BOTS:
         raise InvalidMatch("invalid-bots", f"bots must be a list of at most {MAX_BOTS} levels "
                                            f"({', '.join(LEVELS)}).")
     for level in levels:
@@ -118,7 +118,7 @@ class MatchService:
 
         ``kind`` defaults to ``practice`` without bots and ``computer`` with some.
         """
-        ruleset, bots = validate_ruleset(ruleset), validate_bots(list(bots))
+        ruleset, bots = validate_ruleset(ruleset), validate_bots(bots)
         pseudonym = self.secrets.pseudonym(player)
         seats = [Seat(0, HUMAN, name or pseudonym, player=pseudonym)]
         seats += [Seat(index, BOT, f"Bot {index} ({level})", bot=level)

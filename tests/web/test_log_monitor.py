@@ -79,7 +79,16 @@ def finish_and_enter(web_server, ruleset: str, minute: str) -> dict:
     game = play_through_the_api(web_server.client(), ruleset)
     web_server.set_clock(minute)
     wait_for("the service log to grow", lambda: service_log(web_server)["size"] > before)
+    wait_for("the service log to settle", lambda: settled(web_server))
     return game
+
+
+def settled(web_server) -> bool:
+    """True when the service log kept its size for a second: a move of the clock past a minute
+    has the background loops enter each day log's checkpoint, one pass after another."""
+    size = service_log(web_server)["size"]
+    time.sleep(1)
+    return service_log(web_server)["size"] == size
 
 
 FORGET_THE_PAUSE = f"""(() => {{
@@ -107,6 +116,13 @@ def visit(page, path: str = "/rules") -> str:
     return outcome.get_attribute("data-log-monitor")
 
 
+def visit_served(page, path: str = "/rules") -> tuple[str, dict]:
+    """Open ``path``; what the monitor did there and the log's state the server gave it."""
+    with page.expect_response(lambda answer: answer.url.endswith("/api/v1/log")) as served:
+        outcome = visit(page, path)
+    return outcome, served.value.json()
+
+
 def kept(page) -> dict:
     """What the monitor keeps in localStorage."""
     return json.loads(page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')"))
@@ -123,13 +139,14 @@ def test_a_first_visit_pins_the_key_and_a_later_one_keeps_the_grown_log(
     """First visit: pinned, the key and the checkpoint kept. After the log grew: extended, the
     new checkpoint kept, no alarm; the same log again: unchanged."""
     page = monitored(new_context)
-    served = service_log(web_server)
-    assert visit(page) == "pinned"
+    outcome, served = visit_served(page)
+    assert outcome == "pinned"
+    assert served["vkey"] == service_log(web_server)["vkey"]
     stored = kept(page)["logs"][served["origin"]]
     assert stored["vkey"] == served["vkey"] and stored["note"] == served["checkpoint"]
     finish_and_enter(web_server, "yacht", "2026-03-10T12:02:00Z")
-    grown = service_log(web_server)
-    assert visit(page) == "extended"
+    outcome, grown = visit_served(page)
+    assert outcome == "extended" and grown["size"] > served["size"]
     assert kept(page)["logs"][served["origin"]]["note"] == grown["checkpoint"]
     expect(page.locator("#log-alarm")).to_be_hidden()
     assert visit(page) == "unchanged"

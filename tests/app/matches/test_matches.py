@@ -104,6 +104,8 @@ def test_bad_creations_are_clear_400s_and_store_nothing(client, redis_client):
                        ({"ruleset": "yacht", "bots": ["easy"] * 6}, "invalid-bots"),
                        ({"ruleset": "yacht", "bots": ["godlike"]}, "invalid-bots"),
                        ({"ruleset": "yacht", "bots": "easy"}, "invalid-bots"),
+                       ({"ruleset": "yacht", "bots": 1.5}, "invalid-bots"),
+                       ({"ruleset": "yacht", "bots": {"easy": 1}}, "invalid-bots"),
                        ({"bots": []}, "invalid-field")]:
         status, answer = call(client, "POST", "/matches", body)
         assert (status, answer["error"]["code"]) == (400, code), body
