@@ -7,8 +7,7 @@ from flask import Response, abort, render_template, request
 from app.api.errors import ApiError
 from app.web.locale import LANGUAGES
 from app.web.pages import bp
-from app.web.sheet_pdf import PAPERS, sheet_pdf
-from app.web.sheets_view import language, playable_sheets, sheet_view
+from app.web.sheets_view import PAPERS, language, playable_sheets, sheet_view
 from fairness import RULESETS
 
 
@@ -36,7 +35,10 @@ def rules(ruleset: str):
 def printed(ruleset: str, paper: str, language_code: str) -> bytes:
     """The PDF of one sheet, paper and language, made once per process (about half a second
     each): it depends on nothing else. ``language_code`` is the request's, which the texts
-    follow."""
+    follow. The PDF code (fpdf2, a quarter of the app's import time) is loaded on the first
+    sheet a process prints."""
+    from app.web.sheet_pdf import sheet_pdf
+
     return sheet_pdf(sheet_view(ruleset), paper, language_code)
 
 

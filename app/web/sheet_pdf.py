@@ -11,10 +11,9 @@ from flask_babel import gettext as _
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
-from app.web.sheets_view import SheetView
+from app.web.sheets_view import PAPERS, SheetView
 
 PLAYERS = 6
-PAPERS = {"a4": "A4", "letter": "Letter"}
 MARGIN = 12  # mm
 FONT = "Helvetica"  # a core PDF font: Latin-1, which English and French texts fit in
 FONTS = Path(__file__).resolve().parents[1] / "static" / "fonts"

@@ -18,6 +18,9 @@ from fairness.sheets import (
     get_ruleset,
 )
 
+# The printable score sheet's papers: ``?paper=`` values and their page formats.
+PAPERS = {"a4": "A4", "letter": "Letter"}
+
 
 @dataclass(frozen=True)
 class BoxView:
