@@ -62,6 +62,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -80,9 +81,34 @@ DICE_PER_BLOCK_FLOOR = 252  # bytes below 252 are kept
 DAY_PAGE = 1000  # games a page, the API's most (app/ledger/routes.py)
 
 
+class ZippedVerifier:
+    """verify.py as it runs: the ``fairness`` and ``verifier`` packages of its zip archive,
+    unpacked into ``directory`` and imported under names of their own (``<name>_fairness``,
+    ``<name>_verifier``), so that its audit is its own code beside this tree's core."""
+
+    def __init__(self, path: Path, name: str, directory: Path):
+        """Unpack ``path``'s packages and import its audit and its signature check."""
+        with zipfile.ZipFile(path) as archive:
+            archive.extractall(directory)
+        for package in ("fairness", "verifier"):
+            (directory / package).rename(directory / f"{name}_{package}")
+        sys.path.insert(0, str(directory))
+        self.audit = importlib.import_module(f"{name}_fairness.audit")
+        self.signatures = importlib.import_module(f"{name}_verifier.signatures")
+
+    def run_day(self, day, sheet: str, signatures: bool = True):
+        """The day mode's audit (verifier/cli.py): the pages read in the timed part."""
+        verify = self.signatures.ed25519_verifier() if signatures else None
+        return self.audit.audit_day(day.ledger, day.date, sheet, self.audit.read_pages(day.pages),
+                                    verify)
+
+
 def load_standalone(path: Path = ROOT / "app" / "static" / "verify.py",
                     name: str = "standalone_verify"):
-    """app/static/verify.py (or another copy of it), imported from its file."""
+    """app/static/verify.py (or another copy of it): a zip archive's packages (ZippedVerifier),
+    or an older single-file verifier imported from its file."""
+    if zipfile.is_zipfile(path):
+        return ZippedVerifier(path, name, Path(tempfile.mkdtemp(prefix=f"{name}-")))
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -163,6 +189,8 @@ def audit_with_core(day, sheet: str, core=audit, signatures: bool = True):
 def audit_with_standalone(standalone, day, sheet: str, signatures: bool = True):
     """verify.py's whole-day audit; returns its Report. Like ``audit_with_core``, a verify.py
     that reads the pages' text (``read_pages``) is handed it."""
+    if isinstance(standalone, ZippedVerifier):
+        return standalone.run_day(day, sheet, signatures)
     report = standalone.Report()
     games = standalone.read_pages(day.pages) if hasattr(standalone, "read_pages") \
         else day.games[sheet]
