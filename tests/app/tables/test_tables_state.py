@@ -23,8 +23,9 @@ READS = ("hgetall", "hmget", "get", "zadd", "zrem", "xrevrange", "eval")
 
 
 @pytest.fixture
-def apps(redis_url, data_dir, clock, strategy_tables_dir):
-    """Two apps on the same Redis and data directory: two workers, each its own caches."""
+def apps(redis_client, redis_url, data_dir, clock, strategy_tables_dir):
+    """Two apps on the same Redis (emptied first, as for ``app``) and data directory: two
+    workers, each its own caches."""
     return [app_on(redis_url, data_dir, clock, PUBLIC_URL="https://yacht.example/")
             for _ in range(2)]
 
