@@ -28,9 +28,10 @@ SERVERS = 3
 
 
 def access_lines(server) -> dict[str, dict]:
-    """The JSON access lines of the rulesets route, by request id (every line must be JSON)."""
-    text = server.log()
-    lines = [json.loads(line) for line in text.splitlines()]
+    """The JSON access lines of the rulesets route, by request id (every line must be JSON).
+    Only whole lines are read: a worker may be writing the last one while the log is read."""
+    whole = server.log().rpartition("\n")[0]
+    lines = [json.loads(line) for line in whole.splitlines()]
     return {line["request_id"]: line for line in lines
             if line["logger"] == "gunicorn.access" and line.get("path") == f"{API}/rulesets"}
 
