@@ -134,11 +134,14 @@ def verify_every_seat(page, seats: int) -> None:
         page.locator("[data-verify-seat]").all_inner_texts()
 
 
-def player(browser, server, viewport, path, locale):
-    """A player's page (its own browser context) at ``path``."""
+def player(browser, server, viewport, path, locale, *, clock=False):
+    """A player's page (its own browser context) at ``path``; with ``clock``, the page's timers
+    run on Playwright's clock (flowing as real time until a test pauses it)."""
     context = browser.new_context(base_url=server.url, viewport=viewport, locale=locale,
                                   timezone_id="UTC")
     context.set_default_timeout(30_000)
+    if clock:
+        context.clock.install()
     page = context.new_page()
     page.goto(path)
     return context, page

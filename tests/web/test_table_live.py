@@ -57,10 +57,16 @@ def assert_turn_fits(page, height: int) -> None:
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
 
 
-def play_turn_watched(actor, watcher, seat: int, box_rows_before: int) -> None:
+def pause_clock(page) -> None:
+    """Stop the page's timers where they are: a played-back move stays on screen."""
+    page.clock.pause_at(page.evaluate("Date.now()") + 1)
+
+
+def play_turn_watched(actor, watcher, seat: int, box_rows_before: int,
+                      before_scoring=lambda: None) -> None:
     """``actor`` rolls, holds the first die, rolls again and fills the first box offered;
     ``watcher`` sees each roll's dice and holds on its board, labelled with the seat, and the
-    box's points in the seat's column."""
+    box's points in the seat's column. ``before_scoring`` runs just before the box is picked."""
     expect(actor.locator("[data-roll]")).to_be_visible()
     actor.click("[data-roll]")
     expect(actor.locator("[data-pick]").first).to_be_visible()
@@ -75,6 +81,7 @@ def play_turn_watched(actor, watcher, seat: int, box_rows_before: int) -> None:
     assert faces(watcher) == faces(actor) and held(watcher)[0] == "true"
     pick = actor.locator("[data-pick]").first
     box, points = pick.get_attribute("data-pick"), pick.inner_text()
+    before_scoring()
     pick.click()
     expect(cell(watcher, box, seat)).to_have_text(points)
     expect(cell(actor, box, seat)).to_have_text(points)
@@ -103,10 +110,12 @@ def api_play_to_the_end(pages) -> None:
 
 
 def test_two_people_and_a_bot_see_each_other_play_to_the_end(browser, table_server):
-    ann_context, ann = player(browser, table_server, PHONE, "/tables/new?lang=fr", "fr-FR")
+    ann_context, ann = player(browser, table_server, PHONE, "/tables/new?lang=fr", "fr-FR",
+                              clock=True)
     create_table(ann, "yacht", ["human", "bot:easy"], CLOCK_SECONDS)
     code = ann.inner_text("[data-code]")
-    bob_context, bob = player(browser, table_server, DESKTOP, f"/t/{code}", "en-GB")
+    bob_context, bob = player(browser, table_server, DESKTOP, f"/t/{code}", "en-GB",
+                              clock=True)
     join(bob, "Bob")
     shoot(ann, "phone-fr-lobby")
     ann.click("[data-start]")
@@ -122,13 +131,19 @@ def test_two_people_and_a_bot_see_each_other_play_to_the_end(browser, table_serv
 
     play_turn_watched(ann, bob, 0, 0)
     expect(ann.locator("[data-board-seat]")).to_have_text("Dés de Bob")
-    play_turn_watched(bob, ann, 1, 0)
-    shoot(bob, "desktop-en-bob-scored")
-    # The bot's turn, played back a move at a time: Bob skips it, Ann watches it.
+    # The bot's turn, played back a move at a time: Bob skips it, Ann watches it. Both pages'
+    # timers stop as Bob scores, so that the bot's first move stays on screen however slowly
+    # this test runs.
+    play_turn_watched(bob, ann, 1, 0, before_scoring=lambda: [pause_clock(bob), pause_clock(ann)])
     expect(bob.locator("[data-skip]")).to_be_visible()
+    shoot(bob, "desktop-en-bob-scored")
     bob.keyboard.press("s")
+    expect(bob.locator("[data-skip]")).to_be_hidden()
+    bob.clock.resume()
     expect(ann.locator("[data-board-area]")).to_have_attribute("data-seat", "2")
+    expect(ann.locator("[data-skip]")).to_be_visible()
     shoot(ann, "phone-fr-bot-turn")
+    ann.clock.resume()
     expect(ann.locator("[data-roll]")).to_be_visible(timeout=20_000)
     ann.click("[data-roll]")
     expect(ann.locator("[data-pick]").first).to_be_visible()
