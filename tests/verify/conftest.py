@@ -5,11 +5,13 @@ as a player runs it: its lines must be the core's checks as it prints them); plu
 made on the core (dealt sequentially by a v1 epoch, or per turn by a v2 epoch).
 """
 
+import atexit
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -19,13 +21,15 @@ from app.ledger.signing import verify_signature
 from bench.dayfixture import make_day
 from fairness import audit
 from fairness.dice import PER_TURN
+from tests.verify.forked_runs import ForkServer
 from tests.verify.published_server import PublishedServer, leaderboard_of, publish_day
 
 ROOT = Path(__file__).resolve().parents[2]
 VERIFY_PY = ROOT / "app" / "static" / "verify.py"
 NODE_RUNNER = Path(__file__).with_name("run_fairness.mjs")
 NODE_MAJOR = 20
-PARALLEL_RUNS = 4  # verify.py processes run at once (most of each run is Python starting)
+PARALLEL_RUNS = 4  # verify.py processes run at once
+FORK_SERVER = ForkServer(VERIFY_PY)
 
 
 def printed(checks) -> list[str]:
@@ -51,7 +55,11 @@ def exit_status(checks) -> int:
 
 
 def run_verify_py(*args, python=sys.executable, env=None, stderr=subprocess.PIPE):
-    """Run the standalone verifier as a player would; returns the finished process."""
+    """Run the standalone verifier by its command line; returns the finished process. With
+    this interpreter and environment, the run is a fork of a process that has loaded verify.py
+    (``forked_runs``); otherwise a fresh interpreter."""
+    if python == sys.executable and env is None and stderr == subprocess.PIPE:
+        return FORK_SERVER.run(args)
     return subprocess.run([python, str(VERIFY_PY), *map(str, args)], stdout=subprocess.PIPE,
                           stderr=stderr, text=True, timeout=300, env=env, check=False)
 
@@ -170,23 +178,39 @@ class Verifiers:
 
 
 class NodeRunner:
-    """Calls exported functions of fairness.js through ``run_fairness.mjs``."""
+    """Calls exported functions of fairness.js through ``run_fairness.mjs``: one Node process,
+    started on the first batch, answers every batch of jobs in turn."""
 
     def __init__(self, node: str, workdir: Path):
         """Use the ``node`` executable; job files go to ``workdir``."""
         self.node = node
         self.workdir = workdir
         self.batches = 0
+        self.process: subprocess.Popen | None = None
+        self.lock = threading.Lock()
 
     def run(self, jobs: list) -> list:
         """Each job's {"value"} or {"error"}."""
-        self.batches += 1
-        path = self.workdir / f"jobs-{self.batches}.json"
-        path.write_text(json.dumps(jobs))
-        done = subprocess.run([self.node, str(NODE_RUNNER), str(path)], capture_output=True,
-                              text=True, timeout=300, check=False)
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
+        with self.lock:
+            self.batches += 1
+            path = self.workdir / f"jobs-{self.batches}.json"
+            path.write_text(json.dumps(jobs))
+            if self.process is None or self.process.poll() is not None:
+                self.process = subprocess.Popen(
+                    [self.node, str(NODE_RUNNER)], stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE, text=True, encoding="utf-8")
+                atexit.register(self.stop)
+            self.process.stdin.write(f"{path}\n")
+            self.process.stdin.flush()
+            answer = self.process.stdout.readline()
+        assert answer, f"node stopped on {path} (exit status {self.process.wait()})"
+        return json.loads(answer)
+
+    def stop(self) -> None:
+        """End the Node process (its input closed, it exits)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait(timeout=30)
 
     def values(self, jobs: list) -> list:
         """Each job's value; a job that threw fails the test with its message."""

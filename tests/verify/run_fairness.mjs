@@ -3,8 +3,11 @@
 // Usage: node run_fairness.mjs JOBS.json — JOBS is a list of {"fn": <exported name>, "args": [...]}.
 // An argument {"hex": "..."} is passed as bytes; byte results come back as {"hex": "..."}.
 // Output: one JSON list with, per job, {"value": ...} or {"error": "<message>"}.
+// Without JOBS.json it reads the paths of job files from its standard input, one per line, and
+// answers each with its JSON list on one line, until its input ends.
 
 import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { dirname, resolve } from "node:path";
 
@@ -31,15 +34,25 @@ function encode(value) {
   return value;
 }
 
-const jobs = JSON.parse(readFileSync(process.argv[2], "utf8"));
-const results = [];
-for (const job of jobs) {
-  try {
-    const fn = fairness[job.fn];
-    if (typeof fn !== "function") throw new Error(`fairness.js exports no function ${job.fn}`);
-    results.push({ value: encode(await fn(...decode(job.args))) });
-  } catch (error) {
-    results.push({ error: String(error && error.message ? error.message : error) });
+async function run(path) {
+  const jobs = JSON.parse(readFileSync(path, "utf8"));
+  const results = [];
+  for (const job of jobs) {
+    try {
+      const fn = fairness[job.fn];
+      if (typeof fn !== "function") throw new Error(`fairness.js exports no function ${job.fn}`);
+      results.push({ value: encode(await fn(...decode(job.args))) });
+    } catch (error) {
+      results.push({ error: String(error && error.message ? error.message : error) });
+    }
+  }
+  return JSON.stringify(results);
+}
+
+if (process.argv[2]) {
+  process.stdout.write(await run(process.argv[2]));
+} else {
+  for await (const path of createInterface({ input: process.stdin })) {
+    process.stdout.write((await run(path)) + "\n");
   }
 }
-process.stdout.write(JSON.stringify(results));

@@ -5,8 +5,6 @@ or another history — also from both command lines (``--friend``), verify.py pr
 core's lines."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
@@ -14,7 +12,7 @@ from click.testing import CliRunner
 from app.cli.main import main as cli
 from fairness import gossip
 from fairness.audit.gossip_checks import check_gossip
-from tests.verify.conftest import VERIFY_PY
+from tests.verify.conftest import run_verify_py
 from tests.verify.logkit import body_of, checkpoint_of, leaf_hashes, log_case
 
 DATE, SHEET = "2026-12-02", "yahtzee"
@@ -103,8 +101,7 @@ def test_both_command_lines_check_a_friends_share_text(friends, tmp_path):
         share.write_text(f"Yacht Daily {DATE} - Yahtzee - 201 points\n{line.text()}\n")
         arguments = ["log", "--ledger", str(ledger), "--log", str(log), "--date", DATE,
                      "--sheet", SHEET, "--friend", str(share)]
-        standalone = subprocess.run([sys.executable, str(VERIFY_PY), *arguments],
-                                    capture_output=True, text=True, timeout=120, check=False)
+        standalone = run_verify_py(*arguments)
         core = CliRunner().invoke(cli, ["verify", *arguments])
         for status, output in ((standalone.returncode, standalone.stdout),
                                (core.exit_code, core.output)):

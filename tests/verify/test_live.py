@@ -6,8 +6,6 @@ import json
 import os
 import pty
 import random
-import subprocess
-import sys
 import urllib.request
 
 import pytest
@@ -15,7 +13,7 @@ from click.testing import CliRunner
 
 from app.cli.main import main
 from tests.app.playkit import call, next_move, play_to_end, start
-from tests.verify.conftest import VERIFY_PY, printed
+from tests.verify.conftest import printed, run_verify_py
 from tests.verify.published_server import PublishedServer
 
 PLAY_DATE = "2026-03-10"  # the live server's first clock is noon UTC that day
@@ -43,12 +41,6 @@ def revealed(make_live_server):
     server.set_clock(AFTER_REVEAL)
     server.wait_for_reveal(PLAY_DATE)
     return server, finished
-
-
-def run_verify_py(*args, env=None, stderr=subprocess.PIPE):
-    """Run the standalone verifier as a player would; returns the finished process."""
-    return subprocess.run([sys.executable, str(VERIFY_PY), *args], stdout=subprocess.PIPE,
-                          stderr=stderr, text=True, timeout=300, env=env, check=False)
 
 
 def download(server, path: str, target):

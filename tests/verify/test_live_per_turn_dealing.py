@@ -5,8 +5,6 @@ scoring after its first roll, through the HTTP API; after the reveal ``verify.py
 every game and both whole days from the published data alone."""
 
 import datetime as dt
-import subprocess
-import sys
 
 import pytest
 
@@ -15,7 +13,7 @@ from fairness.dice import PER_TURN, SEQUENTIAL
 from tests.app.playkit import call, start
 from tests.conftest import EPOCH_DAYS, EPOCH_START
 from tests.processes import short_temp_dir
-from tests.verify.conftest import VERIFY_PY
+from tests.verify.conftest import run_verify_py
 
 OLD_DATE = "2026-03-10"  # the live server's clock starts at noon UTC that day
 NEW_DATE = "2026-03-11"  # open too by then (it opens at 10:00Z the day before)
@@ -44,12 +42,6 @@ def first_rolls(transcript: list) -> list:
     """The dice of each turn's first roll."""
     return [entry["dice"] for before, entry in zip([None, *transcript], transcript, strict=False)
             if entry["action"] == "roll" and (before is None or before["action"] == "score")]
-
-
-def run_verify_py(*args) -> subprocess.CompletedProcess:
-    """The standalone verifier, as a player runs it."""
-    return subprocess.run([sys.executable, str(VERIFY_PY), *args], capture_output=True,
-                          text=True, timeout=300, check=False)
 
 
 @pytest.fixture(scope="module")

@@ -3,14 +3,12 @@
 witness required; a missing witness, a quorum not met or a forked saved checkpoint is exit 1."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
 
 from app.cli.main import main as cli
-from tests.verify.conftest import VERIFY_PY
+from tests.verify.conftest import run_verify_py
 from tests.verify.logkit import checkpoint_of, leaf_hashes, log_case, sign_body
 
 OTHER_WITNESS = "witness.example/w2+20fc3ed5+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
@@ -49,8 +47,7 @@ def arguments(files, *extra) -> list[str]:
 
 def both(files, *extra) -> list[tuple[int, str]]:
     """(exit status, output) of verify.py and of yacht-daily verify."""
-    standalone = subprocess.run([sys.executable, str(VERIFY_PY), *arguments(files, *extra)],
-                                capture_output=True, text=True, timeout=120, check=False)
+    standalone = run_verify_py(*arguments(files, *extra))
     core = CliRunner().invoke(cli, ["verify", *arguments(files, *extra)])
     return [(standalone.returncode, standalone.stdout), (core.exit_code, core.output)]
 

@@ -6,7 +6,6 @@ a tampered die is exit 1 with the failing roll named; the two print the same lin
 import json
 import shutil
 import subprocess
-import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -14,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from app.cli.main import main as cli
-from tests.verify.conftest import VERIFY_PY
+from tests.verify.conftest import VERIFY_PY, run_verify_py
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +36,7 @@ def files(vectors, tmp_path_factory):
 
 def both(*arguments) -> list[tuple[int, str]]:
     """(exit status, output) of verify.py and of yacht-daily verify."""
-    standalone = subprocess.run([sys.executable, str(VERIFY_PY), *arguments],
-                                capture_output=True, text=True, timeout=120, check=False)
+    standalone = run_verify_py(*arguments)
     core = CliRunner().invoke(cli, ["verify", *arguments])
     return [(standalone.returncode, standalone.stdout + standalone.stderr),
             (core.exit_code, core.output)]
