@@ -21,6 +21,33 @@ API_FEATURES = ("daily", "players", "boards", "coach", "ledger", "groups")
 PAGE_FEATURES = ("daily", "boards", "players", "ledger", "coach", "matches", "groups")
 
 
+# What ``create_app`` imports as it builds (the features' edges import the wiring, so the package
+# cannot import them itself): a server's master imports them before forking (``preload``).
+FACTORY_MODULES = (
+    *(f"app.{feature}.routes" for feature in (*API_FEATURES, "daylog", "matches", "tables",
+                                              "servicelog")),
+    *(f"app.{feature}.openapi" for feature in (*API_FEATURES, "daylog", "matches", "tables",
+                                               "servicelog")),
+    *(f"app.{feature}.pages" for feature in (*PAGE_FEATURES, "tables")),
+    "app.api.routes", "app.api.openapi", "app.observability.answer_hooks",
+    "app.observability.health", "app.observability.limits", "app.observability.logs",
+    "app.observability.metrics", "app.observability.proxy", "app.observability.storage_errors",
+)
+
+
+def preload() -> None:
+    """What each worker of a server would otherwise do for itself, done once in its master
+    before the fork: import ``FACTORY_MODULES`` and read the saved strategy tables of the daily
+    sheets. The workers start with both, and share the tables' memory. Builds nothing, opens
+    no connection and starts no thread; a table not saved yet is left to the workers."""
+    from app.coach.service import preload_tables
+    from app.config import strategy_dir
+
+    for name in FACTORY_MODULES:
+        import_module(name)
+    preload_tables(strategy_dir(settings_from_env()))
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; ``test_config`` overrides the environment's settings."""
     app = Flask(__name__, static_url_path=static_url_path())

@@ -91,6 +91,11 @@ def data_dir_from_env() -> Path:
     return Path(os.environ.get("YACHT_DAILY_DATA_DIR") or DEFAULT_DATA_DIR)
 
 
+def strategy_dir(config) -> Path:
+    """Where the app's strategy tables are kept: ``STRATEGY_DIR``, else ``<DATA_DIR>/strategy``."""
+    return Path(config.get("STRATEGY_DIR") or Path(config["DATA_DIR"]) / "strategy")
+
+
 def settings_from_env() -> dict:
     """The app's configuration as the environment sets it."""
     return {

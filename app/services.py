@@ -11,7 +11,7 @@ from flask import Flask, current_app
 import strategy
 from app.boards.store import BoardStore, SkillStore
 from app.coach.service import Coach, TableSource, table_source
-from app.config import DEFAULT_EPOCH_CHECK_SECONDS
+from app.config import DEFAULT_EPOCH_CHECK_SECONDS, strategy_dir
 from app.daily.service import GameService
 from app.daily.store import GameStore
 from app.daylog.service import V2, LogService, load_witnesses
@@ -104,11 +104,9 @@ def init_app(app: Flask) -> None:
                       lambda: load_witnesses(app.config.get("WITNESSES"), data_dir))
     ledger = LedgerService(ledger_store, game_store, board_store, secrets, clock, grace, logs)
     games = GameService(game_store, secrets, ledger, logs, clock, grace)
-    coach = Coach(game_store, skill_store, secrets, ledger,
-                  table_source(app.config.get("STRATEGY_DIR") or data_dir / "strategy"))
+    coach = Coach(game_store, skill_store, secrets, ledger, table_source(strategy_dir(app.config)))
     matches = MatchService(MatchStore(client), secrets,
-                           match_tables(coach.tables, app.config.get("STRATEGY_DIR")
-                                        or data_dir / "strategy"), clock)
+                           match_tables(coach.tables, strategy_dir(app.config)), clock)
     ledger.reveal_listeners.append(coach.date_revealed)
     games.finish_listeners.append(coach.game_finished)
     games.finish_refused.append(coach.finish_refused)

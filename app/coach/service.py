@@ -113,6 +113,9 @@ class TableSource:
         self._loaded = {ruleset: threading.Event() for ruleset in self.rulesets}
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        for ruleset in self.rulesets:
+            if (self.directory, ruleset) in _preloaded:
+                self._keep(ruleset, _preloaded[self.directory, ruleset])
 
     def start(self) -> None:
         """Start warming the tables (once per process; later calls do nothing)."""
@@ -121,6 +124,12 @@ class TableSource:
                 self._thread = threading.Thread(target=self._warm, daemon=True,
                                                 name="strategy-tables")
                 self._thread.start()
+
+    def _keep(self, ruleset: str, table: strategy.Table) -> None:
+        """``ruleset``'s table is loaded: serve it."""
+        self._tables[ruleset] = table
+        self._ready.add(ruleset)
+        self._loaded[ruleset].set()
 
     def get(self, ruleset: str) -> strategy.Table:
         """The loaded table of ``ruleset``, or ValueTablesNotReady (warming starts if need be).
@@ -152,16 +161,15 @@ class TableSource:
         """Load or build each table in turn, one process at a time per table file, the saved
         ones first so that none waits behind a build, off the event loop of a gevent worker
         (``off_the_loop``)."""
-        saved_first = sorted(self.rulesets, key=lambda ruleset: not strategy.table_file(
+        missing = [ruleset for ruleset in self.rulesets if ruleset not in self._ready]
+        saved_first = sorted(missing, key=lambda ruleset: not strategy.table_file(
             self.directory, ruleset).exists())
         for ruleset in saved_first:
             try:
-                self._tables[ruleset] = off_the_loop(self._load_or_build, ruleset)
+                self._keep(ruleset, off_the_loop(self._load_or_build, ruleset))
             except Exception:  # the tables stay "being computed"; the log says why
                 log.exception("could not build or load the %s strategy table", ruleset)
                 return
-            self._ready.add(ruleset)
-            self._loaded[ruleset].set()
             log.info("strategy table %s ready", ruleset,
                      extra={"event": "strategy-table", "ruleset": ruleset})
 
@@ -174,6 +182,21 @@ class TableSource:
 
 _sources: dict[tuple[Path, tuple[str, ...]], TableSource] = {}
 _sources_lock = threading.Lock()
+_preloaded: dict[tuple[Path, str], strategy.Table] = {}
+
+
+def preload_tables(directory: Path,
+                   rulesets: Sequence[str] = DAILY_RULESETS_WITH_YATZY) -> None:
+    """Read the saved tables of ``rulesets`` in ``directory`` now, for the TableSources made
+    later in this process or in its forks (a server's master, before it forks its workers: they
+    start with the tables loaded, and share their memory). Builds nothing, starts no thread and
+    makes no lock or event a gevent worker would inherit; a missing or refused file is left to
+    the sources' warming threads."""
+    directory = Path(directory).resolve()
+    for ruleset in rulesets:
+        with contextlib.suppress(strategy.TableFileError):
+            _preloaded[directory, ruleset] = strategy.load_table(
+                strategy.table_file(directory, ruleset), ruleset)
 
 
 def table_source(directory: Path,
