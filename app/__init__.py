@@ -37,9 +37,10 @@ FACTORY_MODULES = (
 
 def preload() -> None:
     """What each worker of a server would otherwise do for itself, done once in its master
-    before the fork: import ``FACTORY_MODULES`` and read the saved strategy tables of the daily
-    sheets. The workers start with both, and share the tables' memory. Builds nothing, opens
-    no connection and starts no thread; a table not saved yet is left to the workers."""
+    before the fork (gunicorn's ``on_starting`` hook, once the metrics directory is set):
+    import ``FACTORY_MODULES`` and read the saved strategy tables of the daily sheets. The
+    workers start with both, and share the tables' memory. Builds nothing, opens no connection
+    and starts no thread; a table not saved yet is left to the workers."""
     from app.coach.service import preload_tables
     from app.config import strategy_dir
 

@@ -56,7 +56,8 @@ proc_name = "yacht-daily"
 control_socket_disable = True
 
 # Metrics: a shared directory for the workers' samples (PROMETHEUS_MULTIPROC_DIR, else a private
-# temporary one), emptied at start and cleaned of dead workers.
+# temporary one), emptied at start and cleaned of dead workers; then the master imports the app
+# and reads the strategy tables once for every worker it forks (app.preload).
 on_starting = SERVER_SETTINGS["on_starting"]
 # Each worker runs a reveal thread; the one holding the Redis lease reveals (operations.md).
 post_worker_init = SERVER_SETTINGS["post_worker_init"]

@@ -125,9 +125,8 @@ def serve(data_dir: Path | None, bind: str, workers: int, worker_class: str, thr
     os.environ["YACHT_DAILY_LOG_FORMAT"] = log_format
     options = server_options(bind, workers, threads, worker_class, log_format)
     with _redis_for(data_dir, share_running=False) as embedded:
-        from app import create_app, preload
+        from app import create_app
 
-        preload()
         supervise = functools.partial(RedisSupervisor, embedded) if embedded else None
         GunicornServer(create_app, options, supervise).run()
 

@@ -21,7 +21,9 @@ OWNED_MARK = "YACHT_DAILY_OWNS_METRICS_DIR"
 
 
 def on_starting(server) -> None:
-    """Give the workers an empty metrics directory: old workers' files would be counted."""
+    """Give the workers an empty metrics directory (old workers' files would be counted), then,
+    with it set, load what every worker needs once for them all (``app.preload``: it imports
+    prometheus_client)."""
     metrics_dir = os.environ.get(METRICS_DIR_VARIABLE)
     if not metrics_dir:
         metrics_dir = tempfile.mkdtemp(prefix="yacht-daily-metrics-")
@@ -30,6 +32,9 @@ def on_starting(server) -> None:
     os.makedirs(metrics_dir, mode=0o700, exist_ok=True)
     for stale in glob.glob(os.path.join(metrics_dir, "*.db")):
         os.remove(stale)
+    from app import preload
+
+    preload()
 
 
 def post_worker_init(worker) -> None:

@@ -41,7 +41,8 @@ def test_a_spectator_and_the_player_follow_the_turns_without_getting_the_table(
     watcher_gets, ann_gets = table_gets(watcher, table_id), table_gets(ann, table_id)
     for turn in range(1, TURNS + 1):
         assert play_if_my_turn(ann), f"turn {turn}: the board did not take the turn"
-        expect(ann.locator("[data-pick]")).to_have_count(0)  # the box is filled
+        expect(ann.locator("[data-pick]")).to_have_count(0)
+        expect(ann.locator("[data-seat-box].filled")).to_have_count(turn)  # the box is filled
         expect(watcher.locator("[data-seat-box] [data-points]")).to_have_text(sheet_cells(ann))
     assert watcher.locator("[data-pick]").count() == 0
     assert watcher_gets == [] and ann_gets == [], (watcher_gets, ann_gets)
