@@ -16,9 +16,10 @@ $(RUNTIME_STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e .
 	touch $(RUNTIME_STAMP)
 
-$(TEST_STAMP): $(RUNTIME_STAMP)
+# The tests' packages with the service's, in one install (one resolution of the requirements).
+$(TEST_STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
-	touch $(TEST_STAMP)
+	touch $(RUNTIME_STAMP) $(TEST_STAMP)
 
 # make serve PORT=8080 HOST=0.0.0.0 to listen elsewhere (0.0.0.0: every interface).
 serve: $(RUNTIME_STAMP)
