@@ -55,16 +55,32 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture(scope="session")
+_shared: dict[str, object] = {}  # "server": this process's shared live server while it runs
+
+
+@pytest.fixture(scope="module")
 def shared_server(make_live_server):
     """One live server per test process for every module that neither moves its clock nor
     needs a server of its own: its boot (two workers loading their strategy tables, the
-    backlog's reveal) is paid once per process instead of once per module."""
+    backlog's reveal) is paid once per process instead of once per module. It is stopped as
+    soon as the process moves on from the browser tests (they come first: ``SLOW_FIRST`` in
+    tests/conftest.py), not left idling to the end of the run; a later module starts it
+    again."""
     from .table_page import start_table_server
 
-    server = start_table_server(make_live_server)
-    yield server
-    server.stop()
+    if "server" not in _shared:
+        _shared["server"] = start_table_server(make_live_server)
+    return _shared["server"]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After the last browser test before other folders' (or the end), stop the shared server,
+    once the test's own fixtures are torn down."""
+    yield
+    here = Path(__file__).parent
+    if "server" in _shared and (nextitem is None or here not in nextitem.path.parents):
+        _shared.pop("server").stop()
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +97,7 @@ def web_server(request, make_live_server):
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def table_server(shared_server):
     """The live server of the tables' pages (tests/web/table_page.py): the shared one."""
     return shared_server
