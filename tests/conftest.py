@@ -358,7 +358,10 @@ def make_live_server(strategy_tables_dir):
         shutil.rmtree(server.workdir, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def live_server(make_live_server):
-    """One live server shared by the session (2 sync workers); do not move its clock backwards."""
-    return make_live_server()
+    """A live server for the module (2 workers), stopped after it rather than left idling to
+    the end of the run; do not move its clock backwards."""
+    server = make_live_server()
+    yield server
+    server.stop()
