@@ -1,7 +1,8 @@
 """The verifiers side by side: the core's ``fairness.audit``, the browser's
 ``app/static/js/fairness.js`` (run in Node, an independent implementation) and the standalone
 ``app/static/verify.py`` (built from the core by scripts/build_verify.py, run by its command line
-as a player runs it: its lines must be the core's checks as it prints them); plus revealed days
+as a player runs it, each run a fork of one process that has loaded it (``forked_runs.py``): its
+lines must be the core's checks as it prints them); plus revealed days
 made on the core (dealt sequentially by a v1 epoch, or per turn by a v2 epoch).
 """
 
