@@ -41,7 +41,7 @@ def preload() -> None:
     import ``FACTORY_MODULES`` and read the saved strategy tables of the daily sheets. The
     workers start with both, and share the tables' memory. Builds nothing, opens no connection
     and starts no thread; a table not saved yet is left to the workers."""
-    from app.coach.service import preload_tables
+    from app.coach.tables import preload_tables
     from app.config import strategy_dir
 
     for name in FACTORY_MODULES:

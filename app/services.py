@@ -10,7 +10,8 @@ from flask import Flask, current_app
 
 import strategy
 from app.boards.store import BoardStore, SkillStore
-from app.coach.service import Coach, TableSource, table_source
+from app.coach.service import Coach
+from app.coach.tables import TableSource, table_source
 from app.config import DEFAULT_EPOCH_CHECK_SECONDS, strategy_dir
 from app.daily.service import GameService
 from app.daily.store import GameStore

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "tests" / "app"))
 
 from playkit import app_on, play_to_end, start  # noqa: E402
 
-from app.coach.service import table_source  # noqa: E402
+from app.coach.tables import table_source  # noqa: E402
 from app.ledger import secrets as keys  # noqa: E402
 from app.platform.embedded import EmbeddedRedis  # noqa: E402
 from fairness import DAILY_RULESETS  # noqa: E402

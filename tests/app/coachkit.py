@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playkit import call, start
 
-from app.coach.service import table_source
+from app.coach.tables import table_source
 from app.ledger import secrets as keys
 from app.services import EXTENSION
 from fairness import DiceStream, Game

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from app.coach import service as coach
-from app.coach.service import TableSource, lock_file
+from app.coach import tables as coach
+from app.coach.tables import TableSource, lock_file
 from strategy import table_file
 
 LOAD_SECONDS = 60

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from app.coach import service as coach
-from app.coach.service import TableSource, preload_tables
+from app.coach import tables as coach
+from app.coach.tables import TableSource, preload_tables
 from strategy import table_file
 
 

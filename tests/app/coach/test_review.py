@@ -9,7 +9,7 @@ import pytest
 from coachkit import coach_of, loaded_tables, play_with_policy
 from playkit import PLAY_DATE, app_on, call, play_to_end, start
 
-from app.coach import service as coach_module
+from app.coach import tables as coach_tables
 from strategy import Position, evaluate, perfect_choice
 from strategy.policy import Choice
 
@@ -101,7 +101,7 @@ def test_while_one_process_builds_the_tables_others_answer_being_computed_then_l
     fresh = tmp_path / "tables"
     app = app_on(redis_url, data_dir, clock, STRATEGY_DIR=str(fresh))
     client = app.test_client()
-    with coach_module._file_lock(fresh, "yacht"):  # the builder, as another worker holds it
+    with coach_tables._file_lock(fresh, "yacht"):  # the builder, as another worker holds it
         state = play_to_end(client, start(client, "yacht", PLAY_DATE), random.Random(5))
         response = client.get(f"/api/v1/games/{state['id']}/review")
         assert response.status_code == 503

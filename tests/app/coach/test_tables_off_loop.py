@@ -6,14 +6,14 @@ import subprocess
 import sys
 import threading
 
-from app.coach.service import off_the_loop
+from app.coach.tables import off_the_loop
 
 GEVENT_WORKER = """
 import sys
 from gevent import monkey
 monkey.patch_all()
 from gevent.monkey import get_original
-from app.coach.service import TableSource, off_the_loop
+from app.coach.tables import TableSource, off_the_loop
 native_thread = get_original("threading", "get_ident")
 print(off_the_loop(native_thread) != native_thread())
 source = TableSource(sys.argv[1], ["yacht"])
