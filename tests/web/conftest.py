@@ -61,7 +61,7 @@ _shared: dict[str, object] = {}  # "server": this process's shared live server w
 @pytest.fixture(scope="module")
 def shared_server(make_live_server):
     """One live server per test process for every module that neither moves its clock nor
-    needs a server of its own: its boot (two workers loading their strategy tables, the
+    needs a server of its own: its boot (its master reading the strategy tables, two workers, the
     backlog's reveal) is paid once per process instead of once per module. It is stopped as
     soon as the process moves on from the browser tests (they come first: ``SLOW_FIRST`` in
     tests/conftest.py), not left idling to the end of the run; a later module starts it

@@ -13,8 +13,9 @@ API_PLAY_SECONDS = 240  # a table's turns on a busy machine, the bots' included
 
 def start_table_server(make_live_server):
     """A live server of the caller's own (gevent workers: the event streams wait in them),
-    returned once it serves the new-table form. Its workers load their strategy tables
-    meanwhile (the session built the files): a bot's turn waits until its worker has them."""
+    returned once it serves the new-table form. Its master reads the daily sheets' strategy
+    tables before the fork, its workers the other sheets' on first use (the session built the
+    files): a bot's turn waits until its worker has them."""
     live = make_live_server(workers=2)
     with urllib.request.urlopen(live.url + "/tables/new", timeout=120) as response:
         assert response.status == 200
