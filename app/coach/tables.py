@@ -84,8 +84,9 @@ class TableSource:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         for ruleset in self.rulesets:
-            if (self.directory, ruleset) in _preloaded:
-                self._keep(ruleset, _preloaded[self.directory, ruleset])
+            preloaded = _preloaded.get((self.directory.resolve(), ruleset))
+            if preloaded is not None:
+                self._keep(ruleset, preloaded)
 
     def start(self) -> None:
         """Start warming the tables (once per process; later calls do nothing)."""

@@ -26,7 +26,7 @@ def test_a_source_made_after_the_preload_starts_with_the_saved_tables(strategy_t
     shutil.copy(table_file(strategy_tables_dir, "yacht"), fresh)
     preload_tables(fresh, ("yacht", "generala"))
 
-    source = TableSource(fresh, ("yacht", "generala"))
+    source = TableSource(fresh / ".." / "tables", ("yacht", "generala"))  # the same folder
     assert source.ready("yacht") and source._thread is None
     assert source.get("yacht").optimum == pytest.approx(166.9551, abs=5e-5)
     assert not source.ready("generala")  # not saved: the warming thread's work
