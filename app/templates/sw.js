@@ -1,9 +1,10 @@
 /* Yacht Daily's service worker (served at /sw.js by app/web/pwa.py, its scope the whole site).
  *
- * - It keeps the pages' shell: the static files, under their digest addresses (immutable: an
- *   address never names other bytes), and the offline page. A deploy changes the digest, hence
- *   this script's bytes: the browser installs the new worker, which takes over at once and drops
- *   every older cache.
+ * - It keeps the offline page and its shell (SHELL: the static files that page loads, under their
+ *   digest addresses, immutable: an address never names other bytes) and answers those from its
+ *   cache; other static files come from the network and the browser's cache. A deploy changes
+ *   the digest, hence this script's bytes: the browser installs the new worker, which takes over
+ *   at once and drops every older cache.
  * - /api/ is never answered nor kept here: the game's state always comes from the server.
  * - A page is always fetched from the network; only when that fails does the offline page answer,
  *   saying so plainly. The pages themselves are never cached (they hold the day's state).

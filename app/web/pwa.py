@@ -4,14 +4,18 @@ it keeps (``/offline``); ``init_pwa`` adds them and the pages' link previews.
 
 The service worker (``templates/sw.js``) names the static folder's digest: a deploy that
 changes any static file changes its bytes, so browsers install the new one, which drops the
-previous cache. It keeps only the pages' shell — the styles, scripts and images pages load,
-under their immutable digest addresses — and the offline page; it never answers ``/api/`` (network
-only: no game state is ever kept), and a page navigation goes to the network, falling back to
-the offline page only when the network fails. Both files are answered ``no-cache``: a browser
-checks them on every visit, and the manifest's icons are digest addresses too.
+previous cache. It keeps the offline page and the shell that page loads (its styles, icons and
+scripts, with the modules those import, under their immutable digest addresses), and answers a
+static address from that cache when it holds it; any other static file a page loads comes from
+the network and the browser's own cache (it is immutable too), so a first visit downloads only
+what the pages it opens need. It never answers ``/api/`` (network only: no game state is ever
+kept), and a page navigation goes to the network, falling back to the offline page only when
+the network fails. Both files are answered ``no-cache``: a browser checks them on every visit,
+and the manifest's icons are digest addresses too.
 """
 
 import json
+import re
 from pathlib import Path
 
 from flask import (
@@ -32,10 +36,12 @@ bp = Blueprint("pwa", __name__)
 
 THEME_COLOUR = "#1c523c"  # the felt (site.css's --felt-2), as base.html's theme-color
 OFFLINE_PATH = "/offline"
-# The pages' shell: what pages load (styles, scripts, images, the scripts' data). Not the
-# verifier (a download), the PDFs' fonts (the server's), nor the card only link previews show.
-SHELL_FOLDERS = ("css", "js", "img", "data")
-NOT_PRECACHED = frozenset({"img/og-card.png"})
+# A static file's name in a page (an address ``/static/<digest>/<name>``), and a module's
+# static import of a sibling (``import … from "./name.js"``, ``import "./name.js"``).
+_STATIC_NAME = r'="{prefix}/([^"?#]+)"'
+_SIBLING_IMPORT = re.compile(r'^\s*(?:import|export)\b[^;"]*?(?:\bfrom\s*)?"\./([\w.-]+\.js)"',
+                             re.MULTILINE)
+_shells: dict[str, list[str]] = {}  # static digest -> the offline page's shell
 MANIFEST_ICONS = (
     ("img/icon-192.png", "192x192", "any"),
     ("img/icon-512.png", "512x512", "any"),
@@ -55,11 +61,32 @@ def static_digest() -> str:
 
 
 def shell_files() -> list[str]:
-    """The static addresses the service worker keeps: the files of the shell's folders."""
-    folder = Path(current_app.static_folder)
-    names = sorted(path.relative_to(folder).as_posix() for shell in SHELL_FOLDERS
-                   for path in (folder / shell).rglob("*") if path.is_file())
-    return [url_for("static", filename=name) for name in names if name not in NOT_PRECACHED]
+    """The static addresses the service worker keeps: what the offline page loads (read from
+    the page as rendered) and every module those scripts import, directly or not."""
+    digest = static_digest()
+    if digest not in _shells:
+        page = render_template("offline.html", page="offline")
+        pattern = _STATIC_NAME.format(prefix=re.escape(current_app.static_url_path))
+        _shells[digest] = [url_for("static", filename=name)
+                           for name in sorted(with_imports(re.findall(pattern, page)))]
+    return _shells[digest]
+
+
+def with_imports(names: list[str]) -> set[str]:
+    """The static files ``names`` and, for the scripts among them, the sibling modules they
+    import, recursively."""
+    folder, found, waiting = Path(current_app.static_folder), set(), list(names)
+    while waiting:
+        name = waiting.pop()
+        if name in found:
+            continue
+        found.add(name)
+        if name.endswith(".js"):
+            script = (folder / name).read_text(encoding="utf-8")
+            base = name.rpartition("/")[0]
+            waiting += [f"{base}/{module}" if base else module
+                        for module in _SIBLING_IMPORT.findall(script)]
+    return found
 
 
 def no_cache(response):

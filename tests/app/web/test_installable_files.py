@@ -78,8 +78,10 @@ def test_the_manifest_speaks_the_readers_language(client):
 
 def test_the_service_worker_is_served_at_the_root_and_names_the_static_digest(client, app):
     """JavaScript, checked on every visit, allowed the whole site, under the security headers;
-    its cache is named by the static folder's digest and keeps the shell (not the verifier, the
-    PDFs' fonts or the preview card), never anything under /api/."""
+    its cache is named by the static folder's digest and keeps the offline page's shell (the
+    styles, icons and scripts every page loads, with the modules they import) and nothing
+    else: not a page's own scripts, the verifier, the PDFs' fonts or the preview card, nothing
+    under /api/."""
     answer = client.get("/sw.js")
     assert answer.status_code == 200
     assert answer.mimetype == "text/javascript"
@@ -92,9 +94,9 @@ def test_the_service_worker_is_served_at_the_root_and_names_the_static_digest(cl
     assert f'const VERSION = "{digest}";' in script
     shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", script).group(1))
     static = app.static_url_path
-    assert {f"{static}/css/site.css", f"{static}/js/sw-register.js", f"{static}/js/play.js",
-            f"{static}/img/icon-192.png"} <= set(shell)
-    assert not {f"{static}/verify.py", f"{static}/img/og-card.png"} & set(shell)
+    assert sorted(shell) == [f"{static}/{name}" for name in (
+        "css/site.css", "img/apple-touch-icon.png", "img/favicon.svg", "js/fairness.js",
+        "js/i18n.js", "js/log-monitor.js", "js/sw-register.js")]
     assert not [address for address in shell if "/fonts/" in address]
     assert all(address.startswith(f"{static}/") for address in shell)
     assert 'url.pathname.startsWith("/api/")) return;' in script
