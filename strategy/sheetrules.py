@@ -13,7 +13,7 @@ only once the matching upper box is filled.
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -120,8 +120,10 @@ def five_box_ids(ruleset_id: str) -> tuple[str, ...]:
                  if all(c.scorer((face,) * 5) == 50 * c.multiplier for face in FACES))
 
 
+@cache
 def sheet_rules(ruleset_id: str, joker: str | None = None) -> SheetRules:
-    """The arrays of ``ruleset_id``; ``joker`` defaults to what the ruleset itself applies."""
+    """The arrays of ``ruleset_id``; ``joker`` defaults to what the ruleset itself applies.
+    Computed once per (sheet, Joker reading) and shared: its arrays are read-only."""
     ruleset = get_ruleset(ruleset_id)
     if ruleset.columns > 1:
         raise ValueError(f"{ruleset_id} has {ruleset.columns} columns: strategy.columns "
@@ -143,6 +145,8 @@ def sheet_rules(ruleset_id: str, joker: str | None = None) -> SheetRules:
         if ruleset.five_of_a_kind_box else None
     if joker != "none" and five_box is None:
         raise ValueError(f"{ruleset_id} has no five-of-a-kind box for a Joker")
+    scores.setflags(write=False)
+    delta.setflags(write=False)
     return SheetRules(ruleset.id, joker, ruleset.category_ids, scores, delta,
                       ruleset.upper_bonus, ruleset.extra_bonus, five_box)
 
