@@ -30,7 +30,10 @@ serve: $(RUNTIME_STAMP)
 # has its own Redis and live servers; the strategy tables are built once, into build/, for both
 # passes (their files carry checksums: a stale one is rebuilt). Beside it, from its start, the
 # API suite's tests that reach Redis run again on real 3-master Redis Clusters, one per core and
-# test process, their output shown when both are done; make test fails if either does.
+# test process, their output shown when both are done; make test fails if either does. The
+# sources are compiled first, once: the suite starts some 120 Python processes (servers, commands),
+# and where the environment says not to write bytecode (PYTHONDONTWRITEBYTECODE) each would
+# compile every module it imports again.
 CORES := $(shell python3 -c "import os; print(os.cpu_count() or 1)")
 TEST_PROCESSES ?= $(shell python3 -c "print(min(2 * $(CORES), 8))")
 CLUSTER_LOG := build/cluster-pass.log
@@ -38,6 +41,7 @@ test: export YACHT_DAILY_TEST_STRATEGY_DIR ?= $(CURDIR)/build/test-strategy-tabl
 test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	mkdir -p build
+	$(PY) -m compileall -q -x /static/ app fairness strategy verifier tests
 	$(PY) tests/redis_cluster.py --clusters $(CORES) $(PY) -m pytest -n $(CORES) --dist loadfile \
 		--no-loadscope-reorder -m "not own_redis" --redis-only tests/app -q -p no:cacheprovider \
 		> $(CLUSTER_LOG) 2>&1 & \
