@@ -10,27 +10,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import InvalidHold, UnknownCategory
+from .errors import UnknownCategory
+from .hold import NO_HOLD, parse_hold
 from .sheets import get_ruleset
 
 if TYPE_CHECKING:
     from .dice import DiceStream
     from .game import Game
 
-NO_HOLD = (False,) * 5
-MAX_MESSAGE = 200
-
-
-def parse_hold(hold) -> tuple[bool, ...]:
-    """``hold`` as five booleans (None: nothing held), or InvalidHold: a list or tuple of five
-    values that are each exactly ``True`` or ``False``."""
-    if hold is None:
-        return NO_HOLD
-    if (not isinstance(hold, list | tuple) or len(hold) != 5
-            or any(type(flag) is not bool for flag in hold)):
-        raise InvalidHold(f"hold must be a list of five true/false values, got {hold!r}"
-                          [:MAX_MESSAGE])
-    return tuple(hold)
+__all__ = ["NO_HOLD", "Action", "Roll", "Score", "parse_hold"]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from . import rules
-from .actions import NO_HOLD, parse_hold
 from .canonical import canonical_json
 from .dates import format_date
 from .dice import ROLLS_PER_TURN, DiceStream
@@ -24,6 +23,7 @@ from .errors import (
     NotRolled,
     ReplayMismatch,
 )
+from .hold import NO_HOLD, parse_hold
 from .sheets import get_ruleset
 
 __all__ = ["NO_HOLD", "ROLLS_PER_TURN", "Game", "replay"]
