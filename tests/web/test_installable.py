@@ -6,13 +6,11 @@ preview carries absolute addresses."""
 
 import json
 import re
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, server_time, watch_errors
+from .conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, WAIT_MS, server_time, watch_errors
 
-SHOTS = Path("/tmp/shots-I")
 PHONE_390 = {"width": 390, "height": 844}
 DESKTOP_1366 = {"width": 1366, "height": 768}
 OFFLINE_SENTENCE = "your game is saved on the server as you play"
@@ -38,8 +36,8 @@ def cached_addresses(page: Page) -> list[str]:
 
 def screenshot(page: Page, name: str) -> None:
     """Keep a screenshot of ``page`` for a person to look at."""
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 def test_the_site_passes_chromiums_installability_check(browser, web_server, tmp_path):
