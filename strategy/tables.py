@@ -25,6 +25,7 @@ from fairness import get_ruleset
 from .boxvalues import box_values
 from .columns import ColumnsTable, column_ruleset, columns_rules
 from .errors import StrategyError, TableFileError, ValueTablesNotReady
+from .npz import read_arrays
 from .sheetrules import SheetRules, sheet_rules
 from .solver import solve
 
@@ -160,8 +161,8 @@ def load_table(path: Path, ruleset_id: str, joker: str | None = None) -> Table:
     rules = sheet_rules(ruleset_id, joker)
     key = table_key(rules)
     try:
-        with np.load(Path(path), allow_pickle=False) as data:
-            values, stored_key, checksum = data["values"], str(data["key"]), str(data["checksum"])
+        data = read_arrays(Path(path))
+        values, stored_key, checksum = data["values"], str(data["key"]), str(data["checksum"])
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
         raise TableFileError(f"{path}: unreadable table ({error})") from None
     if stored_key != key:
