@@ -33,12 +33,17 @@ def read_arrays(path: Path) -> dict[str, np.ndarray]:
                     for name in archive.namelist()}
     except _NotPlain:
         with np.load(path, allow_pickle=False) as data:
-            return {name: data[name] for name in data.files}
+            arrays = {name: data[name] for name in data.files}
+    for array in arrays.values():
+        if not isinstance(array, np.ndarray):  # np.load gives a member that is not .npy as bytes
+            raise ValueError(f"{path}: a member is not an .npy array")
+        array.setflags(write=False)
+    return arrays
 
 
 def _plain_array(member: bytes) -> np.ndarray:
     """The array of one ``.npy`` member whose header has the fixed form, else _NotPlain."""
-    if member[:6] != _MAGIC or member[6] not in (1, 2, 3):
+    if len(member) < 10 or member[:6] != _MAGIC or member[6] not in (1, 2, 3):
         raise _NotPlain("not an .npy member of a known version")
     size_bytes = 2 if member[6] == 1 else 4
     start = 8 + size_bytes

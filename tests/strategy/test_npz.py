@@ -63,7 +63,9 @@ def test_a_saved_table_reads_as_np_load_reads_it_without_an_ast(tmp_path):
 def test_a_header_of_another_form_is_read_by_np_load(tmp_path, array):
     path = tmp_path / "other.npz"
     np.savez(path, plain=np.arange(3), other=array)
-    assert same_arrays(read_arrays(path), path)
+    arrays = read_arrays(path)
+    assert same_arrays(arrays, path)
+    assert not any(array.flags.writeable for array in arrays.values())
 
 
 def test_no_pickle_is_ever_read(tmp_path):

@@ -4,6 +4,7 @@ import os
 import shutil
 import threading
 import time
+import zipfile
 
 import numpy as np
 import pytest
@@ -64,6 +65,20 @@ def test_garbage_is_refused_and_rebuilt(tmp_path, yacht_table):
         load_table(path, "yacht")
     assert load_or_build(tmp_path, "yacht").optimum == yacht_table.optimum
     assert load_table(path, "yacht").optimum == yacht_table.optimum
+
+
+@pytest.mark.parametrize("cut", [3, 200, -8])  # inside the magic, the header, the values
+def test_a_truncated_array_is_refused(tmp_path, yacht_table, cut):
+    path = table_path(tmp_path, yacht_table.rules)
+    save_table(yacht_table, path)
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    members["values.npy"] = members["values.npy"][:cut]
+    with zipfile.ZipFile(path, "w") as archive:  # a well-formed zip of a cut member
+        for name, member in members.items():
+            archive.writestr(name, member)
+    with pytest.raises(TableFileError, match="unreadable"):
+        load_table(path, "yacht")
 
 
 def test_cache_says_not_ready_then_serves_the_built_table(tmp_path, yacht_table):
