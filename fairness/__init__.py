@@ -4,7 +4,7 @@ Pure and standard-library only: no I/O, so that anyone can audit it and every ve
 shares it.
 """
 
-from .actions import Action, Roll, Score, parse_hold
+from .actions import Action, Roll, Score
 from .canonical import canonical_json, digest, sha256_hex
 from .chain import Epoch, new_epoch, previous_seed, seed_for_day, verify_seed, verify_successor
 from .dates import format_date, parse_date
@@ -31,6 +31,7 @@ from .errors import (
     UnknownRuleset,
 )
 from .game import Game, replay
+from .hold import parse_hold
 from .match import (
     MATCH_TYPE,
     MatchStream,

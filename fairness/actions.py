@@ -11,14 +11,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import UnknownCategory
-from .hold import NO_HOLD, parse_hold
 from .sheets import get_ruleset
 
 if TYPE_CHECKING:
     from .dice import DiceStream
     from .game import Game
-
-__all__ = ["NO_HOLD", "Action", "Roll", "Score", "parse_hold"]
 
 
 @dataclass(frozen=True)

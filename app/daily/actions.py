@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from app.daily.store import GameRecord
 from app.ledger.days import DayWindow
 from fairness import Game
-from fairness.actions import Action, Roll, Score, parse_hold
+from fairness.actions import Action, Roll, Score
+from fairness.hold import parse_hold
 
 PLAYING = "playing"
 FINISHED = "finished"
