@@ -51,7 +51,7 @@ def test_a_saved_table_reads_as_np_load_reads_it_without_an_ast(tmp_path):
     assert same_arrays(arrays, path)
     assert not arrays["values"].flags.writeable  # shared by threads and forks: never changed
     _, asts_of_np_load = compiles_during(lambda: dict(np.load(path, allow_pickle=False)))
-    assert asts_of_np_load == 3  # what the reader avoids: one literal_eval a header
+    assert asts_of_np_load > 0  # what the reader avoids: np.load literal_evals each header
     loaded, asts = compiles_during(lambda: load_table(path, "yacht"))
     assert asts == 0 and np.array_equal(loaded.values, table.values)
 
