@@ -1,6 +1,9 @@
 """The CPU of each kind of daily-game request in one process: a game's creation, a mid-game
 action, the action that finishes it and the review the play page asks for then — what each
-costs the worker that serves it, without the machine's load, gunicorn or the sockets.
+costs the worker that serves it, without the machine's load, gunicorn or the sockets. The
+actions ask for minimal answers (``Prefer: return=minimal``) as the play page does;
+``--whole-answers`` takes the whole game instead; ``--accept-encoding`` sends the actions
+with a browser's Accept-Encoding (an answer of 1 KB or more is then compressed).
 
 The app (``create_app``) on a real redis-server (unix socket, fsync always), rate limits
 counted against limits too high to refuse any (as bench_overhead's ``--rate-limits``), the
@@ -25,6 +28,8 @@ in one run, or interleave runs of two checkouts (``--root``).
 import argparse
 import cProfile
 import datetime as dt
+import gzip
+import json
 import os
 import pstats
 import random
@@ -33,11 +38,22 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from collections import defaultdict
 from pathlib import Path
 
+import brotli
+from backports import zstd
 from bench_table_actions import wait_ready
-from http_load import BARE_PATH, bare_request, floor_app, next_move, strip_hooks
+from http_load import (
+    BARE_PATH,
+    MINIMAL,
+    after_action,
+    bare_request,
+    floor_app,
+    next_move,
+    strip_hooks,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,8 +73,25 @@ def timed(samples: dict, kind: str, call):
     return answer
 
 
-def play_game(apps: list, ruleset: str, date: str, rng: random.Random, samples: dict) -> None:
-    """One new player plays one whole game, the requests served by ``apps`` in turn."""
+def decoded_json(answer) -> dict:
+    """An answer's JSON, decompressed first when it came compressed (``--accept-encoding``)."""
+    data = answer.get_data()
+    encoding = answer.headers.get("Content-Encoding")
+    if encoding == "gzip":
+        data = gzip.decompress(data)
+    elif encoding == "deflate":
+        data = zlib.decompress(data)
+    elif encoding == "br":
+        data = brotli.decompress(data)
+    elif encoding == "zstd":
+        data = zstd.decompress(data)
+    return json.loads(data)
+
+
+def play_game(apps: list, ruleset: str, date: str, rng: random.Random, samples: dict,
+              headers: dict) -> None:
+    """One new player plays one whole game, the requests served by ``apps`` in turn, each
+    action sent with ``headers``."""
     clients = [app.test_client() for app in apps]
     turn = 0
 
@@ -83,10 +116,10 @@ def play_game(apps: list, ruleset: str, date: str, rng: random.Random, samples: 
         path = f"{API}/games/{state['id']}/{kind}"
         payload = {**body, "roll": state["next_action"], "token": state["token"]}
         began = time.thread_time()
-        answer = chosen.post(path, json=payload)
+        answer = chosen.post(path, json=payload, headers=headers)
         spent = time.thread_time() - began
         assert answer.status_code == 200, answer.get_data(as_text=True)
-        state = answer.get_json()["game"]
+        state = after_action(state, decoded_json(answer))
         samples["finishing action" if state["status"] == "finished" else "action"].append(spent)
     chosen = client()
     answer = timed(samples, "review", lambda: chosen.get(f"{API}/games/{state['id']}/review"))
@@ -157,9 +190,12 @@ def run(args, workdir: Path) -> None:
                 strip_hooks(app)
         rng = random.Random(args.seed)
         date = today.isoformat()
+        headers = {**({} if args.whole_answers else MINIMAL),
+                   **({"Accept-Encoding": args.accept_encoding} if args.accept_encoding else {})}
         warm = defaultdict(list)
         for index in range(WARM_UP_GAMES):
-            play_game(apps, DAILY_RULESETS[index % len(DAILY_RULESETS)], date, rng, warm)
+            play_game(apps, DAILY_RULESETS[index % len(DAILY_RULESETS)], date, rng, warm,
+                      headers)
         os.environ["REDIS_URL"] = server.url
         floor = floor_app()
         floor_requests(floor, 50, warm)
@@ -169,11 +205,13 @@ def run(args, workdir: Path) -> None:
         for index in range(args.games):
             if profiler:
                 profiler.enable()
-            play_game(apps, DAILY_RULESETS[index % len(DAILY_RULESETS)], date, rng, samples)
+            play_game(apps, DAILY_RULESETS[index % len(DAILY_RULESETS)], date, rng, samples,
+                      headers)
             if profiler:
                 profiler.disable()
             floor_requests(floor, 37, samples)
-    print(f"{args.root.name}: {args.games} games on {args.apps} app(s), limits counted"
+    print(f"{args.root.name}: {args.games} games on {args.apps} app(s), limits counted, "
+          f"{'whole' if args.whole_answers else 'minimal'} action answers"
           f"{', request hooks removed' if args.hookless else ''}")
     report(samples)
     if profiler:
@@ -193,6 +231,11 @@ def main() -> None:
                         help="print cProfile's N costliest functions")
     parser.add_argument("--sort", default="cumulative", choices=("cumulative", "tottime"),
                         help="the profile's order")
+    parser.add_argument("--whole-answers", action="store_true",
+                        help="actions answered with the whole game (no Prefer: return=minimal)")
+    parser.add_argument("--accept-encoding", metavar="VALUE",
+                        help="the actions' Accept-Encoding (a browser's: 'gzip, deflate, br, "
+                             "zstd'; by default none, as HTTP libraries send)")
     parser.add_argument("--hookless", action="store_true",
                         help="remove the apps' request hooks (a lower bound of the plumbing)")
     parser.add_argument("--root", type=Path, default=ROOT,

@@ -59,7 +59,9 @@ from http_load import (
     BARE_KIND,
     BARE_PATH,
     FLOOR_KIND,
+    MINIMAL,
     Measures,
+    after_action,
     bare_request,
     next_move,
     run_players,
@@ -124,8 +126,8 @@ class Tally:
 
 def play_until(port: int, date: str, rng: random.Random, measures: Measures,
                deadline: float) -> None:
-    """New players play whole games (as bench_load's do) until ``deadline``, each asking for
-    its review at the end as the play page does."""
+    """New players play whole games (as bench_load's do: minimal action answers, as the play
+    page asks) until ``deadline``, each asking for its review at the end as the page does."""
     while time.monotonic() < deadline:
         status, answer, set_cookie = measures.timed(
             "create", port, "POST", "/api/v1/games",
@@ -138,10 +140,11 @@ def play_until(port: int, date: str, rng: random.Random, measures: Measures,
             kind, body = next_move(state, rng)
             status, answer, _ = measures.timed(
                 kind, port, "POST", f"/api/v1/games/{state['id']}/{kind}",
-                {**body, "roll": state["next_action"], "token": state["token"]}, cookie)
+                {**body, "roll": state["next_action"], "token": state["token"]}, cookie,
+                MINIMAL)
             if status != 200:
                 return
-            state = answer["game"]
+            state = after_action(state, answer)
         if state["status"] == "finished":
             measures.timed("review", port, "GET", f"/api/v1/games/{state['id']}/review",
                            None, cookie)

@@ -31,6 +31,8 @@ redis.call('RPUSH', KEYS[1], ARGV[1])
 return length
 """
 ACTION_KINDS = ("roll", "score")
+# What the play page asks of an action's answer: what the action changed (docs/api.md).
+MINIMAL = {"Prefer": "return=minimal"}
 
 
 def next_move(state: dict, rng) -> tuple[str, dict]:
@@ -44,6 +46,13 @@ def next_move(state: dict, rng) -> tuple[str, dict]:
         face = Counter(state["dice"]).most_common(1)[0][0]
         hold = [die == face for die in state["dice"]]
     return "roll", {"hold": hold}
+
+
+def after_action(state: dict, answer: dict) -> dict:
+    """The game a player holds after an action's answer: a minimal answer's fields over the
+    game held (a player choosing moves needs no transcript), a whole game as it is."""
+    game = answer["game"]
+    return game if "transcript" in game else {**state, **game}
 
 
 def bare_app():
@@ -117,20 +126,22 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def send(port: int, method: str, path: str, body=None, cookie: str | None = None):
+def send(port: int, method: str, path: str, body=None, cookie: str | None = None,
+         headers: dict | None = None):
     """One request on a new connection; (status, JSON body or raw bytes, Set-Cookie)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
     try:
-        return exchange(connection, method, path, body, cookie)
+        return exchange(connection, method, path, body, cookie, headers)
     finally:
         connection.close()
 
 
 def exchange(connection: http.client.HTTPConnection, method: str, path: str, body=None,
-             cookie: str | None = None):
-    """One request on ``connection``, its whole answer read; (status, JSON body or raw bytes,
-    Set-Cookie)."""
+             cookie: str | None = None, extra_headers: dict | None = None):
+    """One request on ``connection`` (with ``extra_headers``), its whole answer read; (status,
+    JSON body or raw bytes, Set-Cookie)."""
     headers = {"Content-Type": "application/json"} if body is not None else {}
+    headers.update(extra_headers or {})
     if cookie:
         headers["Cookie"] = cookie
     connection.request(method, path, json.dumps(body) if body is not None else None, headers)
@@ -179,12 +190,13 @@ class Measures:
     errors: Counter = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def timed(self, kind: str, port: int, method: str, path: str, body=None, cookie=None):
+    def timed(self, kind: str, port: int, method: str, path: str, body=None, cookie=None,
+              headers=None):
         """Send a request and record its latency under ``kind``; errors count by status (or by
         exception when no answer came)."""
         started = time.perf_counter()
         try:
-            status, answer, set_cookie = send(port, method, path, body, cookie)
+            status, answer, set_cookie = send(port, method, path, body, cookie, headers)
         except OSError as error:
             with self.lock:
                 self.errors[type(error).__name__] += 1
@@ -212,7 +224,8 @@ class Measures:
 
 
 def play_game(port: int, date: str, ruleset: str, rng: random.Random, measures: Measures):
-    """A new player plays one whole game: one to three rolls a turn, then the best box."""
+    """A new player plays one whole game as the play page does (minimal action answers): one
+    to three rolls a turn, then the best box."""
     status, answer, set_cookie = measures.timed(
         "create", port, "POST", "/api/v1/games", {"ruleset": ruleset, "date": date})
     if status not in (200, 201):
@@ -223,10 +236,10 @@ def play_game(port: int, date: str, ruleset: str, rng: random.Random, measures: 
         kind, body = next_move(state, rng)
         status, answer, _ = measures.timed(
             kind, port, "POST", f"/api/v1/games/{state['id']}/{kind}",
-            {**body, "roll": state["next_action"], "token": state["token"]}, cookie)
+            {**body, "roll": state["next_action"], "token": state["token"]}, cookie, MINIMAL)
         if status != 200:
             return
-        state = answer["game"]
+        state = after_action(state, answer)
     with measures.lock:
         measures.games += 1
 

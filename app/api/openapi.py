@@ -13,7 +13,7 @@ from flask import Flask
 
 from fairness.sheets import ANY_DAILY_RULESETS
 
-VERSION = "1.3.0"
+VERSION = "1.4.0"
 OPENAPI_PARTS = "openapi-parts"
 
 

@@ -1,6 +1,7 @@
 """What the API reads from a request and how it writes a plain answer: the reader's language,
 the site's address for shared links, the JSON body and its fields (each a clear 400 when it is
-not what a route takes), and ``plain_json``, the orjson answer of a game or a review.
+not what a route takes), whether the client prefers minimal answers, and ``plain_json``, the
+orjson answer of a game or a review.
 
 Every feature's routes parse their input with these, so that the same field is refused with the
 same code and message everywhere.
@@ -62,6 +63,24 @@ def _best_language(accept_language: str) -> str:
     """Our language an Accept-Language header prefers (browsers send few distinct ones)."""
     return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES,
                                                                           default="en")
+
+
+def prefers_minimal() -> bool:
+    """True when the request's ``Prefer`` header (RFC 7240) holds ``return=minimal``: the
+    client wants what an action changed, not the whole resource."""
+    prefer = request.environ.get("HTTP_PREFER")
+    return bool(prefer) and _asks_minimal(prefer)
+
+
+@lru_cache(maxsize=64)
+def _asks_minimal(prefer: str) -> bool:
+    """Whether a ``Prefer`` value holds the preference ``return=minimal`` (names compare
+    case-insensitively, the value may be quoted, parameters after ``;`` are ignored)."""
+    for preference in prefer.split(","):
+        name, _, value = preference.split(";", 1)[0].partition("=")
+        if name.strip().lower() == "return" and value.strip().strip('"') == "minimal":
+            return True
+    return False
 
 
 def json_body() -> dict:

@@ -16,6 +16,16 @@ from app.api.openapi import (
     ref,
     size_param,
 )
+from app.daily.views import NOT_IN_MINIMAL
+
+PREFER = {"name": "Prefer", "in": "header", "required": False,
+          "schema": {"type": "string", "examples": ["return=minimal"]},
+          "description": "RFC 7240. `return=minimal`: the answer's game leaves out what an "
+                         "action does not change (date, ruleset, player, name, turns) and the "
+                         "transcript but for its `last` entry, the action's: the client merges "
+                         "it into the game it holds; "
+                         "`Preference-Applied: return=minimal` says so. Without it, the whole "
+                         "game."}
 
 SHARE_STYLE = {"name": "style", "in": "query", "required": False,
                "schema": {"type": "string", "enum": ["plain", "squares"], "default": "plain"},
@@ -125,6 +135,8 @@ SCHEMAS = {
         },
     },
     "GameAnswer": {"type": "object", "required": ["game"], "properties": {"game": ref("Game")}},
+    "GameChangeAnswer": {"type": "object", "required": ["game"],
+                         "properties": {"game": ref("GameChange")}},
     "WouldRank": {
         "type": "object", "required": ["rank", "players"],
         "description": "Where the game would have ranked on the day's board: competition rank "
@@ -156,6 +168,24 @@ SCHEMAS = {
 }
 
 
+def _game_change(game: dict) -> dict:
+    """The game of a minimal action answer: the game's schema without ``NOT_IN_MINIMAL``."""
+    return {
+        "type": "object",
+        "description": "The game without what an action does not change (Prefer: "
+                       "return=minimal): merge it into the game the client holds.",
+        "required": [*(name for name in game["required"] if name not in NOT_IN_MINIMAL),
+                     "last"],
+        "properties": {**{name: schema for name, schema in game["properties"].items()
+                          if name not in NOT_IN_MINIMAL},
+                       "last": {"oneOf": [ref("Action"), {"type": "null"}],
+                                "description": "The transcript's last entry: the action's."}},
+    }
+
+
+SCHEMAS["GameChange"] = _game_change(SCHEMAS["Game"])
+
+
 def paths() -> dict:
     """The daily challenge's routes."""
     game_param = path_param("game_id", GAME_ID)
@@ -165,6 +195,7 @@ def paths() -> dict:
                         "description": "The token of the game answer the action follows "
                                        "(optional): any server applies the action in one "
                                        "Redis round trip if the game is still in that state."}}
+    action_answer = {"anyOf": [ref("GameAnswer"), ref("GameChangeAnswer")]}
     return {
         "/rulesets": {"get": {
             "summary": "The daily sheets and their boxes",
@@ -193,17 +224,17 @@ def paths() -> dict:
             "summary": "A game (own, or anyone's once revealed)", "parameters": [game_param, LANG],
             "responses": {"200": answer(ref("GameAnswer"), "The game."), **errors(403, 404)}}},
         "/games/{game_id}/roll": {"post": {
-            "summary": "Roll the dice not held", "parameters": [game_param, LANG],
+            "summary": "Roll the dice not held", "parameters": [game_param, LANG, PREFER],
             "requestBody": body({"type": "object", "required": ["roll"], "properties": {
                 **action, "hold": {"type": ["array", "null"], "items": {"type": "boolean"},
                                    "minItems": 5, "maxItems": 5}}}),
-            "responses": {"200": answer(ref("GameAnswer"), "The game after the roll."),
+            "responses": {"200": answer(action_answer, "The game after the roll."),
                           **errors(400, 403, 404, 409, 413, 415)}}},
         "/games/{game_id}/score": {"post": {
-            "summary": "Fill a box with the current dice", "parameters": [game_param, LANG],
+            "summary": "Fill a box with the current dice", "parameters": [game_param, LANG, PREFER],
             "requestBody": body({"type": "object", "required": ["category", "roll"],
                                  "properties": {**action, "category": {"type": "string"}}}),
-            "responses": {"200": answer(ref("GameAnswer"), "The game after scoring."),
+            "responses": {"200": answer(action_answer, "The game after scoring."),
                           **errors(400, 403, 404, 409, 413, 415)}}},
         "/games/{game_id}/share": {"get": {
             "summary": "The spoiler-free share text of a finished game",

@@ -21,6 +21,7 @@ from app.api.request import (
     json_body,
     language,
     plain_json,
+    prefers_minimal,
     site_url,
     text_field,
 )
@@ -44,6 +45,16 @@ GAME_ID = re.compile(r"[0-9a-f]{32}")
 def game_answer(played: Played, status: int = 200):
     """The ``{"game": state}`` answer."""
     return plain_json({"game": game_state(played, services().now(), language())}, status)
+
+
+def action_answer(played: Played):
+    """The answer of an action: the game, or without what the action did not change when the
+    client prefers it (``Prefer: return=minimal``; ``Preference-Applied`` says so)."""
+    if not prefers_minimal():
+        return game_answer(played)
+    answer = plain_json({"game": game_state(played, services().now(), language(), minimal=True)})
+    answer.headers["Preference-Applied"] = "return=minimal"
+    return answer
 
 
 def visible_game(game_id: str) -> Played:
@@ -164,7 +175,7 @@ def roll(game_id: str):
     body = json_body()
     number = action_number(body)
     action = Roll(parse_hold(body.get("hold")))
-    return game_answer(_act(game_id, number, action, action_token(body)))
+    return action_answer(_act(game_id, number, action, action_token(body)))
 
 
 @bp.post("/games/<game_id>/score")
@@ -173,7 +184,7 @@ def score(game_id: str):
     body = json_body()
     number = action_number(body)
     action = Score(text_field(body, "category"))
-    return game_answer(_act(game_id, number, action, action_token(body)))
+    return action_answer(_act(game_id, number, action, action_token(body)))
 
 
 def _act(game_id: str, number: int, action, token: str | None) -> Played:

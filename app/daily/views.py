@@ -47,25 +47,28 @@ def window_json(window: DayWindow) -> dict:
     }
 
 
-def game_state(played: Played, now: dt.datetime, language: str) -> dict:
-    """A game as the API shows it, its restriction message in ``language``."""
+# What a game never changes once created, and its transcript: the fields the minimal answer of
+# an action leaves out (it carries the transcript's ``last`` entry instead).
+NOT_IN_MINIMAL = ("date", "ruleset", "player", "name", "turns", "transcript")
+
+
+def game_state(played: Played, now: dt.datetime, language: str, minimal: bool = False) -> dict:
+    """A game as the API shows it, its restriction message in ``language``; ``minimal``: without
+    the ``NOT_IN_MINIMAL`` fields but with ``last``, the transcript's last entry (the answer of an
+    action asked with ``Prefer: return=minimal``, which the client merges into the game it
+    holds)."""
     record, game = played.record, played.game
     status = played.status(now)
     placement, previews = None, {}
     if status == PLAYING and game.dice is not None:  # (a playing game is not finished)
         placement, previews = rules.placement_and_previews(game.ruleset, game.dice, game.boxes,
                                                            game.first_roll)
-    ruleset = get_ruleset(record.ruleset)
-    return {
+    turns = len(get_ruleset(record.ruleset).categories)
+    state = {
         "id": record.id,
-        "date": record.date,
-        "ruleset": record.ruleset,
-        "player": record.player,
-        "name": record.name or None,
         "status": status,
         "next_action": game.next_action,
-        "turn": min(game.turn, len(ruleset.categories)),
-        "turns": len(ruleset.categories),
+        "turn": min(game.turn, turns),
         "dice": list(game.dice) if game.dice is not None else None,
         "rolls_in_turn": game.rolls_in_turn,
         "rolls_left": game.rolls_left if status == PLAYING else 0,
@@ -74,10 +77,16 @@ def game_state(played: Played, now: dt.datetime, language: str) -> dict:
         "previews": previews,
         "restriction": restriction_view(placement, language),
         "totals": game.totals().as_dict(),
-        "transcript": list(record.transcript),  # its entries are never changed in place
         "receipt": dict(record.receipt) if record.receipt else None,
         "token": record.state or state_text(game, record.version),
     }
+    if minimal:
+        state["last"] = record.transcript[-1] if record.transcript else None
+    else:
+        state.update(date=record.date, ruleset=record.ruleset, player=record.player,
+                     name=record.name or None, turns=turns,
+                     transcript=list(record.transcript))  # entries never change in place
+    return state
 
 
 def five_of_a_kind_count(played: Played) -> int:

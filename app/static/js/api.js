@@ -95,7 +95,8 @@ function busyNotice() {
 }
 
 /**
- * Send one request and return its body (parsed JSON, or text). Network failures and 502-504
+ * Send one request (with `headers` besides Accept) and return its body (parsed JSON, or
+ * text). Network failures and 502-504
  * are retried `retries` times with the very same body: the action number in it makes a
  * retried roll harmless. A 503 `overloaded` is waited out (Retry-After, up to twice as long
  * at random, so that refused pages do not come back together) up to OVERLOADED_RETRIES times,
@@ -110,8 +111,9 @@ export async function request(method, path, options = {}) {
   }
 }
 
-async function sendWithRetries(method, path, { body, retries = 0 } = {}, busy) {
-  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+async function sendWithRetries(method, path, { body, retries = 0, headers = {} } = {}, busy) {
+  const init = { method, credentials: "same-origin",
+    headers: { Accept: "application/json", ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

@@ -28,6 +28,7 @@ const board = root.querySelector("[data-board]");
 const endCard = root.querySelector("[data-endgame]");
 const upperBoxes = parts.boxes.slice(0, 6).map((button) => button.dataset.box);
 const RETRIES = 3;
+const MINIMAL = { Prefer: "return=minimal" }; // an action's answer: what it changed
 const OPEN = "open";
 const DAY_BOARD_SIZE = 5;
 const MINUTE_MS = 60_000;
@@ -493,6 +494,19 @@ function adopt(state) {
   }
 }
 
+/**
+ * The game after an action's minimal answer (`Prefer: return=minimal`): its fields over those
+ * of the game held and its transcript grown by the answer's `last` entry, or, when the answer
+ * does not follow the game held (a retried action answered later), the whole game asked again.
+ */
+async function afterAction(change) {
+  const { last, ...fields } = change;
+  if (last && change.next_action === game.transcript.length + 1) {
+    return { ...game, ...fields, transcript: [...game.transcript, last] };
+  }
+  return (await request("GET", `/games/${encodeURIComponent(game.id)}`)).game;
+}
+
 async function act(kind, body) {
   busy = true;
   message = { text: "", kind: "" };
@@ -502,9 +516,9 @@ async function act(kind, body) {
     const data = await postJson(
       `/games/${encodeURIComponent(game.id)}/${kind}`,
       { ...body, roll: game.next_action, token: game.token },
-      { retries: RETRIES },
+      { retries: RETRIES, headers: MINIMAL },
     );
-    adopt(data.game);
+    adopt(await afterAction(data.game));
     return before;
   } catch (error) {
     if (error instanceof ApiError && error.status === 409 && error.body?.game) {
