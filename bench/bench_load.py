@@ -19,12 +19,14 @@ Loopback only and bounded: at most 64 players, 2000 games per row, 10 s per requ
 """
 
 import argparse
+import contextlib
 import datetime as dt
 import os
 import random
 import shutil
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,11 +41,13 @@ from http_load import (
     play_game,
     quantile_ms,
     run_players,
+    send,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from processes import free_port_run  # noqa: E402
 from redis_cluster import LocalRedisCluster  # noqa: E402
 
 from app.ledger import secrets as keys  # noqa: E402
@@ -64,12 +68,16 @@ UNREACHABLE_LIMIT = "1000000/minute"
 def start_gunicorn(workdir: Path, workers: int, worker_class: str, threads: int, env: dict,
                    bare: bool = False, rate_limits: bool = False,
                    reference: str = "bare_app", python: str = sys.executable,
-                   variant: str | None = None) -> ServerProcess:
+                   variant: str | None = None, worker_ports: bool = False) -> ServerProcess:
     """gunicorn -c deploy/gunicorn.conf.py on a loopback port, run by ``python``, serving the
     service (ready once /readyz answers), or ``variant``, an http_load factory of the service
     altered (``hookless_app``), or, if ``bare``, a reference endpoint of http_load
-    (``reference``: the bare endpoint, or ``floor_app``: the bare one plus one EVALSHA)."""
-    port = free_port()
+    (``reference``: the bare endpoint, or ``floor_app``: the bare one plus one EVALSHA).
+    With ``worker_ports``, each worker listens on a loopback port of its own
+    (``YACHT_DAILY_WORKER_PORTS``), every one ready; the server's ``ports`` lists them (one
+    shared port otherwise)."""
+    port = free_port_run(workers) if worker_ports else free_port()
+    ports = list(range(port, port + workers)) if worker_ports else [port]
     command = [python, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
     if bare or variant:
         command += ["--pythonpath", str(Path(__file__).resolve().parent),
@@ -82,9 +90,27 @@ def start_gunicorn(workdir: Path, workers: int, worker_class: str, threads: int,
                             for kind in ("CREATE", "ACTIONS", "VERIFY")},
                            YACHT_DAILY_RATE_LIMITS="on")
     environment.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    environment["YACHT_DAILY_WORKER_PORTS"] = str(port) if worker_ports else ""
     probe = ("POST", BARE_PATH, bare_request(0)) if bare else ("GET", "/readyz", None)
-    return ServerProcess(command, port, environment, workdir / f"gunicorn-{port}.log", probe,
-                         cwd=workdir)
+    server = ServerProcess(command, port, environment, workdir / f"gunicorn-{port}.log", probe,
+                           cwd=workdir)
+    server.ports = ports
+    for other in ports[1:]:
+        wait_until_ready(server, other, probe)
+    return server
+
+
+def wait_until_ready(server: ServerProcess, port: int, probe: tuple,
+                     timeout: float = 30.0) -> None:
+    """Wait until ``probe`` (method, path, body) answers 200 on another port of ``server``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            if send(port, *probe)[0] == 200:
+                return
+        time.sleep(0.1)
+    server.stop()
+    raise RuntimeError(f"port {port} of the server did not answer")
 
 
 class RelaxedRedis(EmbeddedRedis):

@@ -28,6 +28,14 @@ request id, metrics, headers, ledger check or limit refunds; the routes and all 
 same) as one more target: what the service would cost if its plumbing cost nothing, the lower
 bound of any cut to it.
 
+``--sticky`` serves the service (and the baseline) with one port per worker
+(``YACHT_DAILY_WORKER_PORTS``) and routes each player as the nginx example does: a request
+without the player cookie (a new player's first, creating its game) to a port at random, every
+later one to the port the cookie's payload hashes to (CRC-32 modulo the ports: stable and
+uniform like nginx's consistent hash, not its exact ring), so a player's game stays in one
+worker's cache. A baseline tree then needs worker ports too (app/cli/worker_ports.py). The floor
+and the bare endpoint keep their one shared port.
+
 ``--rate-limits`` counts the service's requests against (unreachable) limits in Redis, as
 production runs them. The strategy tables come from ``--tables`` (built there first if missing),
 so that no worker builds them during the run, and the slices start once every server is idle
@@ -43,6 +51,7 @@ import shutil
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,17 +133,27 @@ class Tally:
         return 1000 * self.cpu / max(1, self.actions)
 
 
-def play_until(port: int, date: str, rng: random.Random, measures: Measures,
+def player_port(ports: list[int], cookie: str) -> int:
+    """The port of a player's requests, as the nginx example picks it: by a hash of the player
+    cookie's payload (its value up to the timestamp and signature), one port of ``ports``."""
+    value = cookie.split("=", 1)[1]
+    return ports[zlib.crc32(value.rsplit(".", 2)[0].encode()) % len(ports)]
+
+
+def play_until(ports: list[int], date: str, rng: random.Random, measures: Measures,
                deadline: float) -> None:
     """New players play whole games (as bench_load's do: minimal action answers, as the play
-    page asks) until ``deadline``, each asking for its review at the end as the page does."""
+    page asks) until ``deadline``, each asking for its review at the end as the page does;
+    each creates its game on any of ``ports``, then sends the rest to its own
+    (``player_port``)."""
     while time.monotonic() < deadline:
         status, answer, set_cookie = measures.timed(
-            "create", port, "POST", "/api/v1/games",
+            "create", rng.choice(ports), "POST", "/api/v1/games",
             {"ruleset": rng.choice(RULESETS), "date": date})
         if status not in (200, 201):
             return
         cookie = set_cookie.split(";", 1)[0]
+        port = player_port(ports, cookie)
         state = answer["game"]
         while state["status"] == "playing" and time.monotonic() < deadline:
             kind, body = next_move(state, rng)
@@ -183,7 +202,7 @@ def run_slice(target: str, server, players: int, seconds: float, redis_url: str,
     if target in SERVICES:
         def work(n):
             """One player thread."""
-            play_until(server.port, date, random.Random(seed * 1000 + n), measures, deadline)
+            play_until(server.ports, date, random.Random(seed * 1000 + n), measures, deadline)
     else:
         def work(n):
             """One client thread."""
@@ -246,7 +265,8 @@ def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
                *((HOOKLESS,) if args.hookless else ()), *TARGETS[1:])
     try:
         servers[SERVICE] = start_gunicorn(workdir, workers, "sync", 1, env,
-                                          rate_limits=args.rate_limits)
+                                          rate_limits=args.rate_limits,
+                                          worker_ports=args.sticky)
         if args.hookless:
             servers[HOOKLESS] = start_gunicorn(workdir, workers, "sync", 1, env,
                                                rate_limits=args.rate_limits,
@@ -254,7 +274,8 @@ def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
         if args.baseline:
             servers[BASELINE] = start_gunicorn(
                 workdir, workers, "sync", 1, {**env, "PYTHONPATH": str(args.baseline)},
-                rate_limits=args.rate_limits, python=baseline_python(args.baseline))
+                rate_limits=args.rate_limits, python=baseline_python(args.baseline),
+                worker_ports=args.sticky)
         servers[FLOOR_KIND] = start_gunicorn(workdir, workers, "sync", 1, env, bare=True,
                                              reference="floor_app")
         servers[BARE_KIND] = start_gunicorn(workdir, workers, "sync", 1, {}, bare=True)
@@ -283,6 +304,7 @@ def print_table(args, results: dict[int, dict[str, Tally]]) -> None:
                 if args.baseline else "")
     print(f"{args.players} players, {args.rounds} rounds of {args.slice:g} s slices per "
           f"target, sync workers, rate limits {'counted' if args.rate_limits else 'off'}, "
+          f"{'each player on one worker port' if args.sticky else 'one shared port'}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end{baseline}")
     print()
     print("| workers | target | requests | req/s | actions/s | CPU ms/req gunicorn + redis "
@@ -327,8 +349,15 @@ def main() -> None:
                         help="count the service's requests against (unreachable) limits")
     parser.add_argument("--hookless", action="store_true",
                         help="also serve the service with its request hooks removed")
+    parser.add_argument("--sticky", action="store_true",
+                        help="one port per worker for the service (and the baseline), each "
+                             "player routed to one by a hash of its cookie, as nginx does")
     add_tree_options(parser)
     args = parser.parse_args()
+    if args.sticky and args.baseline and not (
+            args.baseline / "app" / "cli" / "worker_ports.py").exists():
+        parser.error(f"--sticky: the baseline {args.baseline} has no worker ports "
+                     f"(app/cli/worker_ports.py)")
     if not (1 <= args.players <= MAX_PLAYERS and 0 < args.slice <= MAX_SLICE
             and 1 <= args.rounds <= MAX_ROUNDS):
         parser.error(f"--players 1..{MAX_PLAYERS}, --slice up to {MAX_SLICE:g}, "

@@ -6,6 +6,7 @@ docs/performance.md gives the measurements behind the defaults.
 """
 
 import os
+import sys
 
 from app.cli.server import quiet_late_patching
 from app.observability.gunicorn_hooks import SERVER_SETTINGS
@@ -23,8 +24,25 @@ worker_class = os.environ.get("YACHT_DAILY_WORKER_CLASS", "sync")
 threads = int(os.environ.get("YACHT_DAILY_THREADS", "1"))
 # Behind nginx, which buffers whole requests (deploy/nginx), slow clients never reach a worker,
 # so sync workers are the default here; `yacht-daily serve`, exposed as it is, uses gevent.
-if worker_class == "gevent":
-    post_fork = quiet_late_patching
+gevent_post_fork = quiet_late_patching if worker_class == "gevent" else None
+if gevent_post_fork:
+    post_fork = gevent_post_fork
+
+# Opt-in, behind nginx: one port per worker instead of the bind's port (the bind's host kept),
+# YACHT_DAILY_WORKER_PORTS=<first port>: worker slot i alone accepts on first + i, and nginx
+# hashes the player cookie onto those ports, so a player's games stay in one worker's cache
+# (app/cli/worker_ports.py; operations.md "One worker per player").
+if os.environ.get("YACHT_DAILY_WORKER_PORTS"):
+    from app.cli.worker_ports import WorkerPorts, WorkerPortsError
+
+    try:
+        worker_ports = WorkerPorts.configured(os.environ["YACHT_DAILY_WORKER_PORTS"], bind,
+                                              workers, worker_class, after_fork=gevent_post_fork)
+    except WorkerPortsError as error:
+        sys.exit(f"Error: {error}")
+    bind = worker_ports.binds
+    pre_fork = worker_ports.pre_fork
+    post_fork = worker_ports.post_fork
 
 # A request does at most two Redis round trips: 30 s means something is stuck, not slow.
 timeout = int(os.environ.get("YACHT_DAILY_WORKER_TIMEOUT", "30"))

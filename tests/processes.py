@@ -31,6 +31,26 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def free_port_run(count: int) -> int:
+    """The first of ``count`` consecutive loopback ports nothing listens on now."""
+    while True:
+        first = free_port()
+        if first + count - 1 > 65535:
+            continue
+        probes = []
+        try:
+            for port in range(first, first + count):
+                probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                probes.append(probe)
+                probe.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
+        finally:
+            for probe in probes:
+                probe.close()
+
+
 class ServerProcess:
     """An HTTP server subprocess on ``port`` (loopback), its output in ``log_file``.
 
@@ -53,11 +73,16 @@ class ServerProcess:
         with self.log_file.open("wb") as log:
             self.process = subprocess.Popen(command, env=env, cwd=cwd, stdout=log,
                                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.wait_until_answering(self.port, ready_path)
+
+    def wait_until_answering(self, port: int, ready_path: str) -> None:
+        """Wait until GET ``ready_path`` on ``port`` answers 200, or stop the server and fail
+        with its log."""
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited:\n{self.log()}")
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             with contextlib.closing(connection), contextlib.suppress(OSError,
                                                                      http.client.HTTPException):
                 connection.request("GET", ready_path)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from processes import NO_LOAD_SHEDDING, ServerProcess, free_port, short_temp_dir
+from processes import NO_LOAD_SHEDDING, ServerProcess, free_port, free_port_run, short_temp_dir
 
 from app.platform.clock import format_timestamp
 from app.platform.embedded import EmbeddedRedis
@@ -37,20 +37,27 @@ class DeployedServer(ServerProcess):
     directory, its time read from a clock file."""
 
     def __init__(self, workdir: Path, data_dir: Path, redis_url: str, workers: int = 2,
-                 clock_file: Path | None = None, extra_env: dict | None = None):
-        """Start the server and wait until /healthz answers."""
+                 clock_file: Path | None = None, extra_env: dict | None = None,
+                 worker_ports: bool = False):
+        """Start the server and wait until /healthz answers (on every worker's own port, one
+        port per worker, with ``worker_ports``: ``ports``)."""
         self.workdir = workdir
-        self.port = free_port()
+        self.port = free_port_run(workers) if worker_ports else free_port()
+        self.ports = list(range(self.port, self.port + workers)) if worker_ports else [self.port]
         self.log_file = workdir / f"gunicorn-{self.port}.log"
         env = {**os.environ, "REDIS_URL": redis_url, "YACHT_DAILY_DATA_DIR": str(data_dir),
                "YACHT_DAILY_BIND": f"127.0.0.1:{self.port}", "WEB_CONCURRENCY": str(workers),
                "YACHT_DAILY_RATE_LIMITS": "off", "PYTHONUNBUFFERED": "1",
-               "YACHT_DAILY_QUEUE_BUDGET_MS": NO_LOAD_SHEDDING, **(extra_env or {})}
+               "YACHT_DAILY_QUEUE_BUDGET_MS": NO_LOAD_SHEDDING,
+               "YACHT_DAILY_WORKER_PORTS": str(self.port) if worker_ports else "",
+               **(extra_env or {})}
         env.pop("PROMETHEUS_MULTIPROC_DIR", None)
         if clock_file is not None:
             env["YACHT_DAILY_CLOCK_FILE"] = str(clock_file)
         self.launch([sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF)], env,
                     "/healthz", cwd=workdir)
+        for port in self.ports[1:]:
+            self.wait_until_answering(port, "/healthz")
 
     def worker_pids(self) -> list[int]:
         """The pids of the master's live worker processes."""

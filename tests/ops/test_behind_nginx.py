@@ -39,12 +39,16 @@ class TlsClient(JsonClient):
             urllib.request.HTTPCookieProcessor(self.cookies))
 
 
-def site_config(directory: Path, upstream_port: int, https_port: int, http_port: int) -> str:
-    """The example site with its upstream, listening ports, certificate and cache made local."""
+def site_config(directory: Path, upstream_ports: int | list[int], https_port: int,
+                http_port: int) -> str:
+    """The example site with its upstream (the servers on ``upstream_ports`` of loopback, one
+    or one per worker), listening ports, certificate and cache made local."""
     cert_path, key_path = self_signed_certificate(directory)
     site = (DEPLOY / "nginx" / "yacht-daily.conf").read_text()
-    site = re.sub(r"server app1:8000", f"server 127.0.0.1:{upstream_port}", site)
-    site = re.sub(r"\n\s*server app2:8000[^\n]*", "", site)
+    ports = [upstream_ports] if isinstance(upstream_ports, int) else upstream_ports
+    servers = "".join(f"\n    server 127.0.0.1:{port} max_fails=3 fail_timeout=10s;"
+                      for port in ports)
+    site = re.sub(r"(\n\s*server app\d:\d+[^\n]*)+", servers, site, count=1)
     site = re.sub(r"\n\s*listen \[::\]:[^\n]*", "", site)
     site = site.replace("listen 443 ssl", f"listen 127.0.0.1:{https_port} ssl")
     site = site.replace("listen 80;", f"listen 127.0.0.1:{http_port};")

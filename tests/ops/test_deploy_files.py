@@ -143,7 +143,7 @@ def test_nginx_example_passes_nginx_t(tmp_path):
         pytest.skip("nginx is not installed here")
     cert_path, key_path = self_signed_certificate(tmp_path)
     site = (DEPLOY / "nginx" / "yacht-daily.conf").read_text()
-    site = re.sub(r"server app\d:8000", "server 127.0.0.1:8000", site)
+    site = re.sub(r"server app(\d):(\d+)", r"server 127.0.0.\1:\2", site)
     site = site.replace("/etc/nginx/tls/fullchain.pem", str(cert_path))
     site = site.replace("/etc/nginx/tls/privkey.pem", str(key_path))
     site = site.replace("/var/cache/nginx/yacht-daily", str(tmp_path / "cache"))
