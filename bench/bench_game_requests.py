@@ -28,7 +28,6 @@ in one run, or interleave runs of two checkouts (``--root``).
 import argparse
 import cProfile
 import datetime as dt
-import gzip
 import json
 import os
 import pstats
@@ -38,18 +37,16 @@ import statistics
 import sys
 import tempfile
 import time
-import zlib
 from collections import defaultdict
 from pathlib import Path
 
-import brotli
-from backports import zstd
 from bench_table_actions import wait_ready
 from http_load import (
     BARE_PATH,
     MINIMAL,
     after_action,
     bare_request,
+    decompressed,
     floor_app,
     next_move,
     strip_hooks,
@@ -75,17 +72,7 @@ def timed(samples: dict, kind: str, call):
 
 def decoded_json(answer) -> dict:
     """An answer's JSON, decompressed first when it came compressed (``--accept-encoding``)."""
-    data = answer.get_data()
-    encoding = answer.headers.get("Content-Encoding")
-    if encoding == "gzip":
-        data = gzip.decompress(data)
-    elif encoding == "deflate":
-        data = zlib.decompress(data)
-    elif encoding == "br":
-        data = brotli.decompress(data)
-    elif encoding == "zstd":
-        data = zstd.decompress(data)
-    return json.loads(data)
+    return json.loads(decompressed(answer.get_data(), answer.headers.get("Content-Encoding")))
 
 
 def play_game(apps: list, ruleset: str, date: str, rng: random.Random, samples: dict,

@@ -28,6 +28,11 @@ request id, metrics, headers, ledger check or limit refunds; the routes and all 
 same) as one more target: what the service would cost if its plumbing cost nothing, the lower
 bound of any cut to it.
 
+The players ask for minimal action answers (``Prefer: return=minimal``) as the play page does,
+or the whole game with ``--whole-answers``; ``--accept-encoding`` sends their actions with a
+browser's Accept-Encoding (say ``'gzip, deflate, br, zstd'``), so that an answer of 1 KB or more
+is compressed, as a browser's is.
+
 ``--sticky`` serves the service (and the baseline) with one port per worker
 (``YACHT_DAILY_WORKER_PORTS``) and routes each player as the nginx example does: a request
 without the player cookie (a new player's first, creating its game) to a port at random, every
@@ -141,7 +146,7 @@ def player_port(ports: list[int], cookie: str) -> int:
 
 
 def play_until(ports: list[int], date: str, rng: random.Random, measures: Measures,
-               deadline: float) -> None:
+               deadline: float, headers: dict) -> None:
     """New players play whole games (as bench_load's do: minimal action answers, as the play
     page asks) until ``deadline``, each asking for its review at the end as the page does;
     each creates its game on any of ``ports``, then sends the rest to its own
@@ -160,7 +165,7 @@ def play_until(ports: list[int], date: str, rng: random.Random, measures: Measur
             status, answer, _ = measures.timed(
                 kind, port, "POST", f"/api/v1/games/{state['id']}/{kind}",
                 {**body, "roll": state["next_action"], "token": state["token"]}, cookie,
-                MINIMAL)
+                headers)
             if status != 200:
                 return
             state = after_action(state, answer)
@@ -192,17 +197,28 @@ def counting_overhead(redis_url: str) -> int:
     return redis_commands(redis_url) - first
 
 
+def action_headers(args) -> dict:
+    """What the players send with an action: ``Prefer: return=minimal`` as the play page does
+    (unless ``--whole-answers``), and ``--accept-encoding``'s value if given."""
+    headers = {} if args.whole_answers else dict(MINIMAL)
+    if args.accept_encoding:
+        headers["Accept-Encoding"] = args.accept_encoding
+    return headers
+
+
 def run_slice(target: str, server, players: int, seconds: float, redis_url: str,
-              date: str, seed: int, overhead: int) -> tuple[Measures, float, tuple[float, float],
-                                                            float, int]:
-    """Load one server for ``seconds``: (measures, wall, gunicorn CPU (user, system), Redis
-    CPU, Redis commands less the ``overhead`` of reading their count)."""
+              date: str, seed: int, overhead: int,
+              headers: dict) -> tuple[Measures, float, tuple[float, float], float, int]:
+    """Load one server for ``seconds``, the actions sent with ``headers``: (measures, wall,
+    gunicorn CPU (user, system), Redis CPU, Redis commands less the ``overhead`` of reading
+    their count)."""
     measures = Measures()
     deadline = time.monotonic() + seconds
     if target in SERVICES:
         def work(n):
             """One player thread."""
-            play_until(server.ports, date, random.Random(seed * 1000 + n), measures, deadline)
+            play_until(server.ports, date, random.Random(seed * 1000 + n), measures, deadline,
+                       headers)
     else:
         def work(n):
             """One client thread."""
@@ -283,15 +299,17 @@ def bench_workers(args, workdir: Path, data_dir: Path, redis_url: str,
             wait_until_idle(server.process.pid)
         date = dt.datetime.now(dt.UTC).date().isoformat()
         overhead = counting_overhead(redis_url)
+        headers = action_headers(args)
         for target in targets:  # warm every worker: imports, caches, connections
-            run_slice(target, servers[target], args.players, 1.0, redis_url, date, -1, overhead)
+            run_slice(target, servers[target], args.players, 1.0, redis_url, date, -1, overhead,
+                      headers)
         tallies = {target: Tally() for target in targets}
         for round_number in range(args.rounds):
             shift = round_number % len(targets)
             for target in targets[shift:] + targets[:shift]:
                 tallies[target].add(*run_slice(target, servers[target], args.players,
                                                args.slice, redis_url, date, round_number,
-                                               overhead))
+                                               overhead, headers))
         return tallies
     finally:
         for server in servers.values():
@@ -305,6 +323,8 @@ def print_table(args, results: dict[int, dict[str, Tally]]) -> None:
     print(f"{args.players} players, {args.rounds} rounds of {args.slice:g} s slices per "
           f"target, sync workers, rate limits {'counted' if args.rate_limits else 'off'}, "
           f"{'each player on one worker port' if args.sticky else 'one shared port'}, "
+          f"{'whole' if args.whole_answers else 'minimal'} action answers, Accept-Encoding "
+          f"{args.accept_encoding or 'none'}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end{baseline}")
     print()
     print("| workers | target | requests | req/s | actions/s | CPU ms/req gunicorn + redis "
@@ -349,6 +369,11 @@ def main() -> None:
                         help="count the service's requests against (unreachable) limits")
     parser.add_argument("--hookless", action="store_true",
                         help="also serve the service with its request hooks removed")
+    parser.add_argument("--accept-encoding", metavar="VALUE",
+                        help="the actions' Accept-Encoding (a browser's: 'gzip, deflate, br, "
+                             "zstd'; by default none, as HTTP libraries send)")
+    parser.add_argument("--whole-answers", action="store_true",
+                        help="actions answered with the whole game (no Prefer: return=minimal)")
     parser.add_argument("--sticky", action="store_true",
                         help="one port per worker for the service (and the baseline), each "
                              "player routed to one by a hash of its cookie, as nginx does")

@@ -5,6 +5,7 @@ a server subprocess on a loopback port, one request per connection, players who 
 games while every latency is recorded by kind of request, and quantiles.
 """
 
+import gzip
 import http.client
 import json
 import random
@@ -12,9 +13,13 @@ import socket
 import subprocess
 import threading
 import time
+import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import brotli
+from backports import zstd
 
 REQUEST_TIMEOUT = 10.0
 START_TIMEOUT = 30.0
@@ -126,6 +131,19 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def decompressed(data: bytes, encoding: str | None) -> bytes:
+    """An answer's body as sent before its ``Content-Encoding`` (one the service offers)."""
+    if encoding == "gzip":
+        return gzip.decompress(data)
+    if encoding == "deflate":
+        return zlib.decompress(data)
+    if encoding == "br":
+        return brotli.decompress(data)
+    if encoding == "zstd":
+        return zstd.decompress(data)
+    return data
+
+
 def send(port: int, method: str, path: str, body=None, cookie: str | None = None,
          headers: dict | None = None):
     """One request on a new connection; (status, JSON body or raw bytes, Set-Cookie)."""
@@ -146,7 +164,7 @@ def exchange(connection: http.client.HTTPConnection, method: str, path: str, bod
         headers["Cookie"] = cookie
     connection.request(method, path, json.dumps(body) if body is not None else None, headers)
     response = connection.getresponse()
-    raw = response.read()
+    raw = decompressed(response.read(), response.getheader("Content-Encoding"))
     answer = json.loads(raw) if raw and response.getheader("Content-Type", "").startswith(
         "application/json") else raw
     return response.status, answer, response.getheader("Set-Cookie")
