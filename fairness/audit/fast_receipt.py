@@ -6,7 +6,6 @@ bytes each signs (its canonical JSON without ``sig``) are the day's fixed text a
 
 from json.encoder import encode_basestring  # the string escaping of json.dumps(ensure_ascii=False)
 
-_HEX_DIGITS = "0123456789abcdef"
 _RECEIPT_KEYS = frozenset({"type", "game", "epoch", "date", "ruleset", "player",
                            "transcript_sha256", "total", "sig"})
 
@@ -38,12 +37,22 @@ class ReceiptBytes:
         kind, date, ruleset = receipt["type"], receipt["date"], receipt["ruleset"]
         if not (type(game) is str and game == game_id and type(owner) is str and owner == player
                 and type(total) is int and type(epoch) is int and epoch == self.epoch
-                and type(digest) is str and len(digest) == 64 and not digest.strip(_HEX_DIGITS)
-                and type(sig) is str and len(sig) == 128 and not sig.strip(_HEX_DIGITS)
                 and type(kind) is str and kind == self.receipt_type
                 and type(date) is str and date == self.date
-                and type(ruleset) is str and ruleset == self.ruleset):
+                and type(ruleset) is str and ruleset == self.ruleset
+                and _is_lowercase_hex(digest, 64) and _is_lowercase_hex(sig, 128)):
             return None
         return (f'{self._head}{encode_basestring(game)},"player":{encode_basestring(owner)}'
                 f'{self._ruleset}{total},"transcript_sha256":"{digest}{self._tail}'
                 ).encode()
+
+
+def _is_lowercase_hex(value, digits: int) -> bool:
+    """True when ``value`` is a str of exactly ``digits`` lowercase hex digits (read as bytes
+    and written back the same: no uppercase, no whitespace, nothing else)."""
+    if type(value) is not str or len(value) != digits:
+        return False
+    try:
+        return bytes.fromhex(value).hex() == value
+    except ValueError:
+        return False

@@ -10,12 +10,12 @@ state: it is read once per distinct entry.
 import json
 import marshal
 from dataclasses import dataclass
-from itertools import repeat
 
 from .. import rules
 from ..dice import PER_TURN, ROLLS_PER_TURN
 from ..scoring import is_five_of_a_kind
 from .checks import unchecked_canonical
+from .entry_text import canonical_entry, entry_text
 from .published import PublishedTranscript
 from .replay import (
     ROLL_KEYS,
@@ -89,19 +89,29 @@ class FastReplay:
             return None
         return *sheet, b"[" + b",".join(map(self._text_of, pieces)) + b"]"
 
-    def _walk(self, pieces: list, entries) -> tuple[dict, int] | None:
-        """(boxes, extra bonus) of the transcript cut into ``pieces`` (its ``entries`` beside
-        them, or ``repeat(None)`` for a published text's pieces), when every entry is exactly
-        what the rules give, else None."""
+    def _walk(self, pieces: tuple | list, entries: list | None) -> tuple[dict, int] | None:
+        """(boxes, extra bonus) of the transcript cut into ``pieces``, when every entry is
+        exactly what the rules give, else None. A step not learnt yet is learnt from its entry:
+        ``entries`` holds them beside the pieces (equal pieces encode equal entries), None when
+        each piece is its entry's own text."""
         node, filled = self.start, []
-        fill = filled.append
-        for piece, entry in zip(pieces, entries, strict=False):  # entries may be repeat(None)
-            step = node.get(piece) or self._learn(node, piece, entry)
-            if step is None:
-                return None
-            node, box = step
+        for piece in pieces:
+            try:
+                node, box = node[piece]
+            except KeyError:
+                entry = None if entries is None else entries[pieces.index(piece)]
+                step = self._learn(node, piece, entry)
+                if step is None:
+                    return None
+                node, box = step
             if box is not None:
-                fill(box)
+                filled.append(box)
+        return self._sheet(filled, node)
+
+    def _sheet(self, filled: list, last: "_Node") -> tuple[dict, int] | None:
+        """(boxes, extra bonus) of the boxes a walk filled in order, ending on node ``last``;
+        None when a box is filled twice, a roll follows the last box, or a five of a kind
+        scores otherwise than the sheet as it then stood allows."""
         try:
             boxes, extra = dict(filled), 0
         except ValueError:  # a five of a kind's box is a longer tuple: the sheet may matter
@@ -109,7 +119,7 @@ class FastReplay:
             if sheet is None:
                 return None
             boxes, extra = sheet
-        if len(boxes) != len(filled) or (len(boxes) == self.size and node.state[1]):
+        if len(boxes) != len(filled) or (len(boxes) == self.size and last.state[1]):
             return None  # a box filled twice, or a roll after the last box
         return boxes, extra
 
@@ -229,7 +239,8 @@ class FastReplay:
 
 class PublishedReplay(FastReplay):
     """The fast path on published transcripts (``PublishedTranscript``): the pieces are the
-    entries' own texts, the lookup keys as published, and the transcript's text is its
+    entries' own texts (after their opening ``{"action":"``, ``entry_text``), the lookup keys
+    as published, and the transcript's text is its
     canonical bytes unless an entry is not written canonically (its keys unsorted, a space, an
     escape, a key twice...): then the bytes are its entries' canonical texts joined."""
 
@@ -242,22 +253,32 @@ class PublishedReplay(FastReplay):
         """(boxes, extra bonus, the transcript's canonical bytes) when every entry is exactly
         what the rules give, else None."""
         pieces = transcript.pieces
-        sheet = self._walk(pieces, repeat(None))
+        sheet = self._walk(pieces, None)
         if sheet is None:
             return None
-        if self._recoded.isdisjoint(pieces):
+        if not self._recoded or self._recoded.isdisjoint(pieces):
             return *sheet, transcript.text.encode("utf-8")
         return *sheet, b"[" + b",".join(map(self._text_of, pieces)) + b"]"
 
+    def _read(self, piece: str, entry) -> tuple | None:
+        """``FastReplay._read`` of the entry ``piece`` is the piece of: at once when ``piece``
+        is the piece of a well-formed entry's canonical text naming a box of the sheet, else by
+        parsing it and encoding it again."""
+        read = canonical_entry(piece)
+        if read is None or (read[0] == "score" and self.ruleset.category(read[1]) is None):
+            return super()._read(piece, entry)
+        self._keep_text(piece, entry_text(piece))
+        return read
+
     def _entry(self, piece: str, entry) -> dict:
-        """The entry ``piece`` is the text of (the page reader checked that it parses)."""
-        return json.loads("{" + piece + "}")
+        """The entry ``piece`` is the piece of (the page reader checked that it parses)."""
+        return json.loads(entry_text(piece))
 
     def _keep_text(self, piece: str, text: str) -> None:
-        """Keep the canonical JSON ``text`` of the entry ``piece`` is the text of, and whether
+        """Keep the canonical JSON ``text`` of the entry ``piece`` is the piece of, and whether
         they differ."""
         super()._keep_text(piece, text)
-        if text != "{" + piece + "}":
+        if text != entry_text(piece):
             self._recoded.add(piece)
 
 

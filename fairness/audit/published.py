@@ -10,8 +10,11 @@ the text itself is what its receipt hashes. ``PageReader.read`` gives exactly wh
 
 import json
 
+from .entry_text import ENTRY_OPENING, entry_text, is_canonical_entry
+
 _MARK = '"transcript":['
-_ENTRIES_START, _BETWEEN_ENTRIES, _ENTRIES_END = "[{", "},{", "}]"
+_ENTRIES_START, _BETWEEN_ENTRIES = "[" + ENTRY_OPENING, "}," + ENTRY_OPENING
+_ENTRIES_END, _NO_ENTRIES = "}]", "[]"
 # A placeholder is a string starting with U+0000, which a page can only hold as the escape
 # \u0000: a page holding that escape anywhere is parsed whole, so every placeholder parsed is one
 # the reader wrote
@@ -20,13 +23,14 @@ _NUL = "\0"
 
 
 class PublishedTranscript:
-    """A transcript as published: its exact text ``[{...},...,{...}]`` and its entries' texts
-    between their braces, each checked to be a JSON object's members (so the whole text is a
-    JSON array of objects, parsed entry by entry exactly as it parses whole)."""
+    """A transcript as published: its exact text ``[{...},...,{...}]`` and its entries' pieces
+    (each entry's text after its opening ``{"action":"``, ``entry_text`` puts it back), each
+    checked to give a JSON object (so the whole text is a JSON array of objects, parsed entry by
+    entry exactly as it parses whole)."""
 
     __slots__ = ("text", "pieces")
 
-    def __init__(self, text: str, pieces: list[str]):
+    def __init__(self, text: str, pieces: tuple[str, ...]):
         """Keep the transcript's text and its entries' pieces."""
         self.text = text
         self.pieces = pieces
@@ -42,39 +46,58 @@ class PageReader:
 
     def __init__(self):
         """Nothing read yet."""
-        self._objects: set[str] = set()  # pieces known to be a JSON object's members
+        # pieces known to give a JSON object, each kept once: a transcript's pieces are the kept
+        # ones (equal pieces one object, looked up by the replay at once)
+        self._objects: dict[str, str] = {}
 
     def read(self, text: str):
         """``json.loads(text)``, each game's transcript a ``PublishedTranscript`` where it could
         be cut exactly.
 
         A transcript is cut at ``"transcript":[`` (its second quote ends a string, so the
-        ``:`` after it makes it a key in a valid page), up to the first ``}]`` after it, its
-        entries at ``},{``; every entry must parse as a JSON object, so the cut text is a whole
-        JSON array, in a value's place. The page is then parsed with a placeholder in each cut
+        ``:`` after it makes it a key in a valid page) when its first entry opens with
+        ``{"action":"``, up to the last ``}]`` before the next transcript's mark (after the
+        last mark, up to the first ``}]``), its entries where ``},{"action":"`` opens the next;
+        every entry must parse as a JSON object, so the cut text is a whole JSON array, in a
+        value's place. The page is then parsed with a placeholder in each cut
         transcript's place, and each placeholder must be found as a game's ``transcript``:
         anything else (a cut not at a game's transcript, a key given twice, the page no longer
-        valid) and the page is parsed whole instead.
+        valid) and the page is parsed whole instead. A transcript's pieces are the reader's
+        kept copies of their texts.
         """
-        if _NUL_ESCAPE in text:
+        if _holds_nul_escape(text):
             return json.loads(text)
-        segments, transcripts, copied, position, find = [], [], 0, 0, text.find
-        while (start := find(_MARK, position)) >= 0:
-            opening = position = start + len(_MARK) - 1
-            if text.startswith("[]", opening):
-                end, pieces = opening + 2, []
-            elif text.startswith(_ENTRIES_START, opening):
-                end = find(_ENTRIES_END, opening) + len(_ENTRIES_END)
+        segments, transcripts, copied, find, rfind = [], [], 0, text.find, text.rfind
+        add_segment, add_transcript, known = segments.append, transcripts.append, \
+            self._objects.__getitem__
+        start = find(_MARK)
+        while start >= 0:
+            opening = start + len(_MARK) - 1
+            following = find(_MARK, opening)  # the next transcript's mark, -1 after the last
+            if text.startswith(_ENTRIES_START, opening):
+                end = (rfind(_ENTRIES_END, opening, following) if following >= 0
+                       else find(_ENTRIES_END, opening)) + len(_ENTRIES_END)
                 if end < len(_ENTRIES_END):
                     break
-                pieces = text[opening + 2:end - 2].split(_BETWEEN_ENTRIES)
-                if not self._objects.issuperset(pieces) and not self._known_objects(pieces):
-                    return json.loads(text)
+                cut = text[opening:end]
+                entries = cut.split(_BETWEEN_ENTRIES)  # the first opens the array, the last ends it
+                entries[0] = entries[0][len(_ENTRIES_START):]
+                entries[-1] = entries[-1][:-len(_ENTRIES_END)]  # the same one when it is alone
+                try:
+                    pieces = tuple(map(known, entries))
+                except KeyError:  # a piece not seen yet
+                    pieces = self._known_objects(entries)
+                    if pieces is None:
+                        return json.loads(text)
+            elif text.startswith(_NO_ENTRIES, opening):
+                end, cut, pieces = opening + 2, _NO_ENTRIES, ()
             else:
+                start = following
                 continue
-            segments += (text[copied:opening], f'"{_NUL_ESCAPE}{len(transcripts)}"')
-            transcripts.append(PublishedTranscript(text[opening:end], pieces))
-            copied = position = end
+            add_segment(text[copied:opening])
+            add_segment(f'"{_NUL_ESCAPE}{len(transcripts)}"')
+            add_transcript(PublishedTranscript(cut, pieces))
+            copied, start = end, following
         if not transcripts:
             return json.loads(text)
         segments.append(text[copied:])
@@ -84,17 +107,31 @@ class PageReader:
             return json.loads(text)
         return page if _placed(page, transcripts) else json.loads(text)
 
-    def _known_objects(self, pieces: list[str]) -> bool:
-        """True when every piece is a JSON object's members (``{piece}`` parses), each then
-        known; False at the first that is not."""
+    def _known_objects(self, pieces: list[str]) -> tuple[str, ...] | None:
+        """The kept copies of ``pieces`` when every piece gives a JSON object (``entry_text``
+        parses: an entry's canonical text does), each then known; None at the first that does
+        not."""
+        known = self._objects
         for piece in pieces:
-            if piece not in self._objects:
-                try:
-                    json.loads("{" + piece + "}")
-                except (ValueError, RecursionError):
-                    return False
-                self._objects.add(piece)
-        return True
+            if piece not in known:
+                if not is_canonical_entry(piece):
+                    try:
+                        json.loads(entry_text(piece))
+                    except (ValueError, RecursionError):
+                        return None
+                known[piece] = piece
+        return tuple(map(known.__getitem__, pieces))
+
+
+def _holds_nul_escape(text: str) -> bool:
+    """``_NUL_ESCAPE in text``, looked for at the text's backslashes alone (a page has few,
+    and searching for them is quicker than for the escape itself)."""
+    backslash = text.find("\\")
+    while backslash >= 0:
+        if text.startswith(_NUL_ESCAPE, backslash):
+            return True
+        backslash = text.find("\\", backslash + 1)
+    return False
 
 
 def _placed(page, transcripts: list[PublishedTranscript]) -> bool:

@@ -61,7 +61,9 @@ RECEIPT = {"type": RECEIPT_TYPE, "game": "g", "epoch": 2, "date": "2026-11-29",
 FORGERIES = [("total", True), ("total", 7.0), ("epoch", 3), ("epoch", True),
              ("date", "2026-11-30"), ("ruleset", "yacht"), ("type", "x"),
              ("transcript_sha256", "A" * 64), ("transcript_sha256", "0" * 63),
-             ("sig", "a" * 127 + "g"), ("forged", 1)]
+             ("transcript_sha256", "0" * 62 + " 0"), ("transcript_sha256", "0" * 63 + "\u0660"),
+             ("transcript_sha256", b"0" * 64), ("sig", "a" * 127 + "g"), ("sig", "a" * 127 + "A"),
+             ("sig", "a" * 126 + "\ta"), ("sig", 7), ("forged", 1)]
 
 
 @settings(max_examples=60, deadline=None)

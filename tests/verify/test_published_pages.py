@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from bench.dayfixture import make_day
 from fairness import DiceStream, audit
-from fairness.audit.published import PageReader, PublishedTranscript
+from fairness.audit.published import PageReader, PublishedTranscript, _holds_nul_escape
 from tests.verify.test_replay_equivalence import forge
 
 SHEET = "yahtzee"
@@ -141,6 +141,26 @@ def test_the_service_format_is_cut_whole(day):
     for game, published in zip(page["games"], day.games[SHEET], strict=True):
         assert type(game["transcript"]) is PublishedTranscript
         assert game["transcript"].text.encode() == audit.safe_canonical(published["transcript"])
+
+
+def test_equal_pieces_are_one_object(day):
+    """A reader keeps one copy of each entry's text: the same entry in two transcripts, on two
+    pages, is the same object (what the replay looks up)."""
+    reader = PageReader()
+    first = reader.read(page_text(day, day.games[SHEET][:3]))
+    second = reader.read(page_text(day, day.games[SHEET][3:]))
+    pieces = [piece for page in (first, second) for game in page["games"]
+              for piece in game["transcript"].pieces]
+    kept = {}
+    for piece in pieces:
+        assert kept.setdefault(piece, piece) is piece
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.sampled_from("\\u0a\"{}"), max_size=16))
+def test_the_nul_escape_is_found_wherever_it_is(text):
+    """The escape \\u0000 is found at a page's backslashes exactly when it is in the page."""
+    assert _holds_nul_escape(text) == ("\\u0000" in text)
 
 
 def test_a_per_turn_days_pages_audit_as_its_games(per_turn_day):
