@@ -3,6 +3,7 @@ a live ``yacht-daily serve`` set as docs/operations.md says (``PROXY_HOPS=1``, n
 what a client forges does not reach the app, what nginx sets does, and nginx serves repeats of a
 revealed day's page from its cache. Skipped where nginx is not installed."""
 
+import contextlib
 import random
 import re
 import shutil
@@ -69,10 +70,26 @@ def nginx_in_front(make_live_server):
         environment.delenv("YACHT_DAILY_PUBLIC_URL", raising=False)
         environment.setenv("YACHT_DAILY_RATE_LIMIT_CREATE", "4/minute")
         server = make_live_server()
+    with running_nginx(server.port) as (url, _):
+        player = TlsClient(url)
+        state = play_to_end(player, start(player, "yacht", PLAY_DATE), random.Random(2))
+        server.set_clock(AFTER_REVEAL)
+        server.wait_for_reveal(PLAY_DATE)
+        yield url, server, player, state
+
+
+@contextlib.contextmanager
+def running_nginx(upstream_ports: int | list[int]):
+    """nginx with the example site in a directory of its own, in front of ``upstream_ports``
+    (one gunicorn port, or one per worker), until the block ends: (its https URL, its https
+    port)."""
+    if NGINX is None:
+        pytest.skip("nginx is not installed here")
     ops_dir = short_temp_dir("yd-nginx-")
-    https_port, http_port = free_port(), free_port()
     ops_dir.chmod(0o755)  # nginx's workers run as an unprivileged user
-    (ops_dir / "site.conf").write_text(site_config(ops_dir, server.port, https_port, http_port))
+    https_port, http_port = free_port(), free_port()
+    (ops_dir / "site.conf").write_text(site_config(ops_dir, upstream_ports, https_port,
+                                                   http_port))
     (ops_dir / "nginx.conf").write_text(
         f"pid {ops_dir}/nginx.pid;\nerror_log {ops_dir}/error.log;\ndaemon off;\n"
         f"events {{}}\nhttp {{ access_log {ops_dir}/access.log; include {ops_dir}/site.conf; }}\n")
@@ -82,11 +99,7 @@ def nginx_in_front(make_live_server):
     url = f"https://127.0.0.1:{https_port}"
     try:
         wait_until_answering(TlsClient(url), process, ops_dir)
-        player = TlsClient(url)
-        state = play_to_end(player, start(player, "yacht", PLAY_DATE), random.Random(2))
-        server.set_clock(AFTER_REVEAL)
-        server.wait_for_reveal(PLAY_DATE)
-        yield url, server, player, state
+        yield url, https_port
     finally:
         process.terminate()
         process.wait(10)

@@ -3,13 +3,10 @@ nginx with TLS): events reach a watcher while its response is still open (nginx 
 nothing on that route), and a reconnection with Last-Event-ID resumes after it."""
 
 import http.client
-import shutil
 import ssl
-import subprocess
 
 import pytest
-from processes import free_port, short_temp_dir
-from test_behind_nginx import NGINX, TlsClient, site_config, wait_until_answering
+from test_behind_nginx import NGINX, TlsClient, running_nginx
 
 from tests.app.playkit import call
 
@@ -24,25 +21,11 @@ def nginx_url(make_live_server):
     with pytest.MonkeyPatch.context() as environment:
         environment.setenv("YACHT_DAILY_PROXY_HOPS", "1")
         server = make_live_server()
-    ops_dir = short_temp_dir("yd-nginx-")
-    https_port, http_port = free_port(), free_port()
-    ops_dir.chmod(0o755)
-    (ops_dir / "site.conf").write_text(site_config(ops_dir, server.port, https_port, http_port))
-    (ops_dir / "nginx.conf").write_text(
-        f"pid {ops_dir}/nginx.pid;\nerror_log {ops_dir}/error.log;\ndaemon off;\n"
-        f"events {{}}\nhttp {{ access_log {ops_dir}/access.log; include {ops_dir}/site.conf; }}\n")
-    process = subprocess.Popen([NGINX, "-p", str(ops_dir), "-e", str(ops_dir / "error.log"),
-                                "-c", str(ops_dir / "nginx.conf")],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"https://127.0.0.1:{https_port}"
     try:
-        wait_until_answering(TlsClient(url), process, ops_dir)
-        yield url, https_port
+        with running_nginx(server.port) as (url, https_port):
+            yield url, https_port
     finally:
-        process.terminate()
-        process.wait(10)
         server.stop()
-        shutil.rmtree(ops_dir, ignore_errors=True)
 
 
 def open_stream(port: int, table_id: str, last_event_id: str | None = None):

@@ -8,7 +8,6 @@ id and the request id the answer echoed (``X-Request-ID``)."""
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,8 +16,7 @@ import urllib.request
 import uuid
 
 import pytest
-from processes import free_port, short_temp_dir
-from test_behind_nginx import NGINX, TlsClient, site_config, wait_until_answering
+from test_behind_nginx import NGINX, TlsClient, running_nginx
 from test_deploy_files import DEPLOY, gunicorn_settings
 
 from tests.app.playkit import PLAY_DATE
@@ -113,25 +111,8 @@ def nginx_in_front_of_worker_ports(deploy_server, redis_url, redis_client):
     if NGINX is None:
         pytest.skip("nginx is not installed here")
     server = deploy_server(redis_url, workers=2, worker_ports=True)
-    nginx_dir = short_temp_dir("yd-nginx-")
-    nginx_dir.chmod(0o755)  # nginx's workers run as an unprivileged user
-    https_port, http_port = free_port(), free_port()
-    (nginx_dir / "site.conf").write_text(site_config(nginx_dir, server.ports, https_port,
-                                                     http_port))
-    (nginx_dir / "nginx.conf").write_text(
-        f"pid {nginx_dir}/nginx.pid;\nerror_log {nginx_dir}/error.log;\ndaemon off;\n"
-        f"events {{}}\nhttp {{ access_log off; include {nginx_dir}/site.conf; }}\n")
-    process = subprocess.Popen([NGINX, "-p", str(nginx_dir), "-e", str(nginx_dir / "error.log"),
-                                "-c", str(nginx_dir / "nginx.conf")],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"https://127.0.0.1:{https_port}"
-    try:
-        wait_until_answering(TlsClient(url), process, nginx_dir)
+    with running_nginx(server.ports) as (url, _):
         yield url, server
-    finally:
-        process.terminate()
-        process.wait(10)
-        shutil.rmtree(nginx_dir, ignore_errors=True)
 
 
 def through_nginx(server, client: TlsClient, method: str, path: str, body=None,
