@@ -131,18 +131,16 @@ class FastReplay:
         for box in filled:
             if len(box) == 2:
                 category, points = box
-                bonus = 0
-            else:
-                category, points, bonus, five, first_roll, as_if_empty = box
-                if category in boxes:
+                boxes[category] = points
+                continue
+            category, points, bonus, five, first_roll, as_if_empty = box
+            if category in boxes:
+                return None
+            if scorer.five_boxes_filled(boxes):  # a further five of a kind: the sheet matters
+                if scorer.further_five(category, five, boxes, first_roll) != (points, bonus):
                     return None
-                if scorer.sheet_matters(five, boxes):
-                    if (scorer.allowed(category, five, boxes) is not None
-                            or points != scorer.points(category, five, boxes, first_roll)
-                            or bonus != scorer.bonus(five, boxes, category)):
-                        return None
-                elif not as_if_empty:  # what the box scores on any sheet is not what it says
-                    return None
+            elif not as_if_empty:  # what the box scores on any sheet is not what it says
+                return None
             boxes[category] = points
             extra += bonus
         return boxes, extra

@@ -123,6 +123,24 @@ class CachedRules:
         the doble generala's condition) score five of a kind as on an empty sheet."""
         return is_five_of_a_kind(dice) and rules.five_boxes_filled(self.ruleset, boxes)
 
+    def five_boxes_filled(self, boxes: Mapping) -> bool:
+        """True when every box of the sheet's five-of-a-kind kind is filled in ``boxes``: then
+        the sheet matters to five of a kind (``sheet_matters``)."""
+        return rules.five_boxes_filled(self.ruleset, boxes)
+
+    def further_five(self, category: str, dice: tuple, boxes: Mapping,
+                     first_roll: bool) -> tuple[int, int] | None:
+        """(points, extra bonus) of a further five of a kind ``dice`` (``sheet_matters`` is
+        True) scored in box ``category`` of the sheet ``boxes`` where it is free, exactly as
+        ``allowed``, ``points`` and ``bonus`` give them; None when the Joker rule forbids that
+        box."""
+        ruleset = self.ruleset
+        if ruleset.joker and category not in rules.joker_boxes(ruleset, dice, boxes)[0]:
+            return None
+        box = ruleset.category(category)
+        return (rules.score_of_valid(ruleset, box, dice, boxes, first_roll),
+                rules.extra_bonus_of_valid(ruleset, dice, boxes, box))
+
     def points(self, category: str, dice: tuple, boxes: Mapping, first_roll: bool = False) -> int:
         """``rules.score``: cached unless a further five-of-a-kind makes the sheet matter."""
         if self.sheet_matters(dice, boxes):

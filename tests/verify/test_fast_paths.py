@@ -55,6 +55,32 @@ def test_learnt_steps_judge_forgeries_like_the_core(seed, ruleset, dealing):
         assert replayed.encoded == canonical_json(transcript)
 
 
+@settings(max_examples=120, deadline=None)
+@given(ruleset=st.sampled_from(sorted(RULESETS)), face=st.integers(1, 6),
+       first_roll=st.booleans(), data=st.data())
+def test_a_further_five_scores_as_the_cached_rules_check_it(ruleset, face, first_roll, data):
+    """On any sheet, ``five_boxes_filled`` is ``sheet_matters`` for five of a kind, and then
+    ``further_five`` of every free box is None exactly when ``allowed`` forbids it, else
+    (``points``, ``bonus``)."""
+    scorer = audit.CachedRules(ruleset)
+    ids = [box.id for box in scorer.ruleset.categories]
+    filled = data.draw(st.lists(st.sampled_from(ids), unique=True))
+    five_boxes = [box for box in scorer.ruleset.boxes_of_kind(scorer.ruleset.five_of_a_kind_box)
+                  if box not in filled]
+    if five_boxes and data.draw(st.booleans()):  # the sheet matters half the time
+        filled += five_boxes
+    boxes = {box: data.draw(st.integers(0, 80)) for box in filled}
+    dice = (face,) * 5
+    assert scorer.five_boxes_filled(boxes) is scorer.sheet_matters(dice, boxes)
+    if not scorer.five_boxes_filled(boxes):
+        return
+    for category in (box for box in ids if box not in boxes):
+        expected = None if scorer.allowed(category, dice, boxes) is not None else (
+            scorer.points(category, dice, boxes, first_roll),
+            scorer.bonus(dice, boxes, category))
+        assert scorer.further_five(category, dice, boxes, first_roll) == expected, category
+
+
 RECEIPT = {"type": RECEIPT_TYPE, "game": "g", "epoch": 2, "date": "2026-11-29",
            "ruleset": "yahtzee", "player": "p", "transcript_sha256": "0" * 64, "total": 7,
            "sig": "a" * 128}
