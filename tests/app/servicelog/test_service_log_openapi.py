@@ -13,7 +13,7 @@ def test_the_document_with_the_service_log_is_the_recorded_contract(app):
     served = with_service_log(app).test_client().get("/api/v1/openapi.json")
     assert served.status_code == 200
     document = served.get_json()
-    assert document["info"]["version"] == "1.3.0"
+    assert document["info"]["version"] == "1.4.0"
     assert {"/log", "/log/consistency", "/log/entries/{date}/{sheet}/{position}"} <= \
         set(document["paths"])
     assert {"ServiceLog", "ServiceLogEntry"} <= set(document["components"]["schemas"])
