@@ -19,14 +19,12 @@ Loopback only and bounded: at most 64 players, 2000 games per row, 10 s per requ
 """
 
 import argparse
-import contextlib
 import datetime as dt
 import os
 import random
 import shutil
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +39,6 @@ from http_load import (
     play_game,
     quantile_ms,
     run_players,
-    send,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,25 +89,8 @@ def start_gunicorn(workdir: Path, workers: int, worker_class: str, threads: int,
     environment.pop("PROMETHEUS_MULTIPROC_DIR", None)
     environment["YACHT_DAILY_WORKER_PORTS"] = str(port) if worker_ports else ""
     probe = ("POST", BARE_PATH, bare_request(0)) if bare else ("GET", "/readyz", None)
-    server = ServerProcess(command, port, environment, workdir / f"gunicorn-{port}.log", probe,
-                           cwd=workdir)
-    server.ports = ports
-    for other in ports[1:]:
-        wait_until_ready(server, other, probe)
-    return server
-
-
-def wait_until_ready(server: ServerProcess, port: int, probe: tuple,
-                     timeout: float = 30.0) -> None:
-    """Wait until ``probe`` (method, path, body) answers 200 on another port of ``server``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError):
-            if send(port, *probe)[0] == 200:
-                return
-        time.sleep(0.1)
-    server.stop()
-    raise RuntimeError(f"port {port} of the server did not answer")
+    return ServerProcess(command, port, environment, workdir / f"gunicorn-{port}.log", probe,
+                         cwd=workdir, ports=ports)
 
 
 class RelaxedRedis(EmbeddedRedis):

@@ -174,16 +174,25 @@ class ServerProcess:
     """A server subprocess on a loopback port, its output in a log file, stopped with SIGTERM."""
 
     def __init__(self, command: list[str], port: int, env: dict, log: Path, probe: tuple,
-                 cwd: Path | None = None):
-        """Start it and wait until ``probe`` (method, path, body) answers 200."""
+                 cwd: Path | None = None, ports: list[int] | None = None):
+        """Start it and wait until ``probe`` (method, path, body) answers 200 on each of its
+        ``ports`` (by default ``port`` alone; one port per worker, say)."""
         self.port = port
+        self.ports = ports or [port]
+        self.log = log
         with log.open("wb") as out:
             self.process = subprocess.Popen(command, env=env, stdout=out,
                                             stderr=subprocess.STDOUT, cwd=cwd)
+        for each in self.ports:
+            self._wait_until_answering(each, probe, command[0])
+
+    def _wait_until_answering(self, port: int, probe: tuple, name: str) -> None:
+        """Wait until ``probe`` answers 200 on ``port``; stopped, with its log, if it exits or
+        never does."""
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"{command[0]} exited:\n{log.read_text()}")
+                raise RuntimeError(f"{name} exited:\n{self.log.read_text()}")
             try:
                 if send(port, *probe)[0] == 200:
                     return
@@ -191,7 +200,7 @@ class ServerProcess:
                 pass
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"the server did not start:\n{log.read_text()}")
+        raise RuntimeError(f"the server did not start on port {port}:\n{self.log.read_text()}")
 
     def stop(self) -> None:
         """SIGTERM, then wait."""
