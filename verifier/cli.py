@@ -95,11 +95,13 @@ def verify_day(args, verify) -> int:
         entries = fetch(args.url, "/ledger")["entries"]
         published = fetch(args.url,
                           f"/leaderboard/{args.date}/{args.sheet}?limit={LEADERBOARD_LIMIT}")
-        read = audit.PageReader().read  # the transcripts' text kept: the audit's fast path
-        first = fetch(args.url, day_page_path(args.date, args.sheet, args.page_size), read)
-        games = day_games(args.url, args.date, args.sheet, args.page_size, first, read,
+        reader = audit.PageReader()  # the transcripts' text kept: the audit's fast path
+        first = fetch(args.url, day_page_path(args.date, args.sheet, args.page_size),
+                      reader.read)
+        games = day_games(args.url, args.date, args.sheet, args.page_size, first, reader.read,
                           progress_bar if sys.stderr.isatty() else None)
-        result = audit.audit_day(entries, args.date, args.sheet, games, verify, None, published)
+        result = audit.audit_day(entries, args.date, args.sheet, games, verify, None, published,
+                                 reader=reader)
     except READ_ERRORS as error:
         raise cannot_read(error) from None
     for line in leaderboard_lines(result.leaderboard, args.top):

@@ -77,12 +77,12 @@ def day(url: str, date: str, sheet: str, top: int, page_size: int,
         expected = read_keys(expect_keys)
         entries = fetch(url, "/ledger")["entries"]
         published = fetch(url, f"/leaderboard/{date}/{sheet}?limit={LEADERBOARD_LIMIT}")
-        read = audit.PageReader().read  # the transcripts' text kept: the audit's fast path
-        first = fetch(url, path, read)
+        reader = audit.PageReader()  # the transcripts' text kept: the audit's fast path
+        first = fetch(url, path, reader.read)
         with progress_bar(first["total"]) as progress:
             result = audit.audit_day(entries, date, sheet,
-                                     day_games(url, path, first, progress, read),
-                                     verify_signature, None, published)
+                                     day_games(url, path, first, progress, reader.read),
+                                     verify_signature, None, published, reader=reader)
     except READ_ERRORS as error:
         cannot_read(error)
     click.echo("Leaderboard recomputed from the replayed games:")

@@ -11,8 +11,8 @@ checks.py holds what every check shares; ledger_view.py and ledger_checks.py the
 game_checks.py one game;
 match_checks.py one match (practice, against the computer, a table); replay.py and
 fast_replay.py the replays; day.py a whole day, with fast_receipt.py writing its receipts'
-signed bytes and published.py reading its pages with their transcripts' text kept (entry_text.py
-reading an entry from its canonical text).
+signed bytes and published.py reading its pages with their transcripts' text kept, each replayed
+as it is cut (entry_text.py reading an entry from its canonical text).
 """
 
 from .checks import (

@@ -49,13 +49,15 @@ def audit_day(entries: list[dict], date: str, ruleset: str, games: Iterable[dict
               verify_signature: SignatureCheck | None = None,
               progress: Progress | None = None,
               published_leaderboard: Mapping | None = None,
-              fast_paths: bool = True) -> DayAudit:
+              fast_paths: bool = True, reader: PageReader | None = None) -> DayAudit:
     """Audit every game of one (date, sheet) on ONE shared dice stream.
 
     ``games`` is the ``games`` of ``GET /days/<date>/<ruleset>/games``, a list or any iterable
     (its pages one after another; ``progress`` needs a list), each page best read by one
     ``PageReader`` for the day (``read_pages``): its transcripts' published text is then
-    neither parsed nor encoded again where it is canonical. Every game is
+    neither parsed nor encoded again where it is canonical, and each transcript is replayed as
+    soon as it is cut: the day's replay is given to ``read_pages``'s reader, or to ``reader``, the
+    one reading a caller's own pages, for the pages it reads from then on. Every game is
     replayed; every finished game's receipt must match it and be signed; the receipts' Merkle
     root and count must be the reveal entry's; the leaderboard is recomputed from the replays
     and, when given, compared with the published one (``GET /leaderboard/<date>/<ruleset>``).
@@ -73,6 +75,10 @@ def audit_day(entries: list[dict], date: str, ruleset: str, games: Iterable[dict
     checks.append(seed_check(view, reveal))
     epoch = view.epoch_of(reveal["epoch"])
     auditor = _DayAuditor(reveal, ruleset, epoch, verify_signature, fast_paths)
+    if isinstance(games, PublishedGames):
+        reader = games.reader
+    if fast_paths and reader is not None:
+        reader.replay = auditor.published_replay
     for done, game in enumerate(games, 1):
         auditor.audit(game)
         if progress is not None and (done % 1000 == 0 or done == len(games)):
@@ -84,12 +90,27 @@ def audit_day(entries: list[dict], date: str, ruleset: str, games: Iterable[dict
     return DayAudit(checks, leaderboard)
 
 
-def read_pages(pages: Iterable[str]) -> Iterator[dict]:
+class PublishedGames:
+    """The games of a day's pages (the texts of ``GET /days/<date>/<ruleset>/games``, one after
+    another), read as they are iterated, each page by one ``PageReader``. ``audit_day`` gives
+    the reader its replay first: each transcript is then replayed as soon as it is cut."""
+
+    def __init__(self, pages: Iterable[str]):
+        """The games of ``pages``, not read yet."""
+        self.pages = pages
+        self.reader = PageReader()
+
+    def __iter__(self) -> Iterator[dict]:
+        """Every game of the pages, in order, one page read at a time."""
+        read = self.reader.read
+        for page in self.pages:
+            yield from read(page)["games"]
+
+
+def read_pages(pages: Iterable[str]) -> PublishedGames:
     """The games of a day's pages (the texts of ``GET /days/<date>/<ruleset>/games``, one after
     another), each read by one ``PageReader``: what ``audit_day`` audits fastest."""
-    read = PageReader().read
-    for page in pages:
-        yield from read(page)["games"]
+    return PublishedGames(pages)
 
 
 def check_leaderboard(published: Mapping, leaderboard: Sequence[Mapping]) -> Check:
@@ -159,7 +180,8 @@ class _DayAuditor:
                                               epoch_dealing(epoch)))
         self.rules = CachedRules(ruleset)
         self.fast = FastReplay(self.stream, self.rules)
-        self.published_sheet_of = PublishedReplay(self.stream, self.rules).sheet
+        self.published_replay = PublishedReplay(self.stream, self.rules)
+        self.published_sheet_of = self.published_replay.sheet
         self.failures: dict[str, list[str]] = {name: [] for name in _DAY_CHECKS}
         self.leaves: list[tuple] = []  # (game id, or leaf index on a v2 day; leaf hash)
         self.results: list[tuple] = []  # (-total, game id, player, name) of each receipt

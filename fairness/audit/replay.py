@@ -87,8 +87,11 @@ def rolled(drawn: tuple, dice: tuple | None, hold) -> tuple:
     the turn's current ``dice`` (None before its first roll, when nothing may be held)."""
     if dice is None:
         return tuple(drawn)
-    return tuple([die if held else new for held, die, new in zip(hold, dice, drawn,
-                                                                   strict=True)])
+    kept = list(drawn)
+    for position, held in enumerate(hold):
+        if held:
+            kept[position] = dice[position]
+    return tuple(kept)
 
 
 def turn_roll_problem(rolls_in_turn: int, dice: tuple | None, hold) -> str | None:
@@ -116,6 +119,9 @@ class CachedRules:
         self._points: dict = {}
         self._upper = tuple(c.id for c in self.ruleset.categories if c.section == UPPER)
         self._zeros = (0,) * len(self._upper)
+        self._one_column = self.ruleset.columns == 1
+        self._upper_bonus = self.ruleset.upper_bonus
+        self._five_boxes = self.ruleset.boxes_of_kind(self.ruleset.five_of_a_kind_box)
 
     def sheet_matters(self, dice: tuple, boxes: Mapping) -> bool:
         """True when the sheet can change what ``dice`` score: a further five-of-a-kind, once
@@ -125,8 +131,9 @@ class CachedRules:
 
     def five_boxes_filled(self, boxes: Mapping) -> bool:
         """True when every box of the sheet's five-of-a-kind kind is filled in ``boxes``: then
-        the sheet matters to five of a kind (``sheet_matters``)."""
-        return rules.five_boxes_filled(self.ruleset, boxes)
+        the sheet matters to five of a kind (``sheet_matters``): ``rules.five_boxes_filled``
+        with the sheet's boxes of that kind looked up once."""
+        return bool(self._five_boxes) and all(map(boxes.__contains__, self._five_boxes))
 
     def further_five(self, category: str, dice: tuple, boxes: Mapping,
                      first_roll: bool) -> tuple[int, int] | None:
@@ -152,9 +159,16 @@ class CachedRules:
         """What ``dice`` score in ``category`` on a sheet where they do not make it matter
         (``sheet_matters`` is False, as on an empty sheet): cached per dice multiset."""
         key = (category, tuple(sorted(dice)), first_roll)  # the order of the dice is moot
-        if key not in self._points:
-            self._points[key] = rules.score(self.ruleset.id, category, dice, None, first_roll)
-        return self._points[key]
+        points = self._points.get(key)
+        if points is None:
+            points = self._points[key] = self.points_on_empty_sheet(category, dice, first_roll)
+        return points
+
+    def points_on_empty_sheet(self, category: str, dice: tuple, first_roll: bool) -> int:
+        """What ``dice`` score in ``category`` on an empty sheet (``points_anywhere`` without
+        its cache, for a caller that keeps what it needs)."""
+        return rules.score_of_valid(self.ruleset, self.ruleset.category(category), dice, {},
+                                    first_roll)
 
     def allowed(self, category: str, dice: tuple, boxes: Mapping) -> rules.Placement | None:
         """None when ``category`` is free and allowed, else the placement that forbids it."""
@@ -176,10 +190,10 @@ class CachedRules:
 
     def total(self, boxes: Mapping, extra_bonus_points: int) -> int:
         """The grand total of ``totals``, without building the breakdown."""
-        if self.ruleset.columns > 1:
+        if not self._one_column:
             return self.totals(boxes, extra_bonus_points).total
         upper = sum(map(boxes.get, self._upper, self._zeros))
-        bonus = self.ruleset.upper_bonus if upper >= UPPER_BONUS_THRESHOLD else 0
+        bonus = self._upper_bonus if upper >= UPPER_BONUS_THRESHOLD else 0
         return sum(boxes.values()) + bonus + extra_bonus_points
 
     def totals(self, boxes: Mapping, extra_bonus_points: int) -> rules.Totals:

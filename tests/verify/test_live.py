@@ -257,6 +257,36 @@ def test_verify_py_day_fails_on_a_tampered_later_page(revealed):
                for line in done.stdout.splitlines()), done.stdout
 
 
+def test_both_verifiers_fail_on_a_transcript_tampered_on_a_later_page(revealed):
+    """A roll's dice changed in a transcript on a later page, the page written as the service
+    writes it (compact, keys sorted: read by the pages' fast path, the day's replay then at
+    work): verify.py and ``yacht-daily verify day`` both say ✗ games replayed for that game."""
+    server, _ = revealed
+    copy = copied_day(server, "yahtzee", 1)
+    pages = sorted((path for path in copy.documents if "&after=" in path),
+                   key=lambda path: path.split("&after=")[1])
+    for path in pages[1:]:
+        page = json.loads(copy.documents[path])
+        rolled = [game for game in page["games"] if game["transcript"]]
+        if rolled:
+            roll = rolled[0]["transcript"][0]
+            roll["dice"][0] = roll["dice"][0] % 6 + 1
+            copy.documents[path] = json.dumps(page, separators=(",", ":"), sort_keys=True)
+            changed = rolled[0]["id"]
+            break
+    try:
+        standalone = run_verify_py("day", copy.url, PLAY_DATE, "yahtzee", "--page-size", "1")
+        command = CliRunner().invoke(main, ["verify", "day", copy.url, PLAY_DATE, "yahtzee",
+                                            "--page-size", "1"])
+    finally:
+        copy.close()
+    assert standalone.returncode == 1, standalone.stdout + standalone.stderr
+    assert command.exit_code == 1, command.output
+    for printed_lines in (standalone.stdout.splitlines(), command.output.splitlines()):
+        assert any(line.startswith("✗ games replayed") and changed in line
+                   for line in printed_lines), printed_lines
+
+
 def test_yacht_daily_verify_day_pages_say_what_verify_py_says(revealed):
     """``yacht-daily verify day --page-size 1`` prints verify.py's very lines."""
     server, _ = revealed
