@@ -232,22 +232,33 @@ def test_verify_py_day_reads_the_day_page_by_page(revealed):
     assert cursors == sorted(cursors) and len(set(cursors)) == 3
 
 
+def tamper_later_page(copy: PublishedServer, chosen, change, **dumps) -> str:
+    """Apply ``change`` to the first game ``chosen`` accepts from the day's third page on (the
+    pages in cursor order), that page published again as ``json.dumps(page, **dumps)``; the
+    changed game's id."""
+    pages = sorted((path for path in copy.documents if "&after=" in path),
+                   key=lambda path: path.split("&after=")[1])
+    for path in pages[1:]:
+        page = json.loads(copy.documents[path])
+        games = [game for game in page["games"] if chosen(game)]
+        if games:
+            change(games[0])
+            copy.documents[path] = json.dumps(page, **dumps)
+            return games[0]["id"]
+    raise AssertionError("no game to change from the third page on")
+
+
 def test_verify_py_day_fails_on_a_tampered_later_page(revealed):
     """A total changed on a later page of a paged audit (the third or after) is caught: ✗ totals,
     exit 1. (Game ids are random, so the third game may be the day's abandoned one: the first
     finished game from the third page on is changed.)"""
     server, _ = revealed
     copy = copied_day(server, "yahtzee", 1)
-    pages = sorted((path for path in copy.documents if "&after=" in path),
-                   key=lambda path: path.split("&after=")[1])
-    for path in pages[1:]:
-        page = json.loads(copy.documents[path])
-        finished = [game for game in page["games"] if game["receipt"]]
-        if finished:
-            finished[0]["receipt"]["total"] += 1
-            copy.documents[path] = json.dumps(page)
-            changed = finished[0]["id"]
-            break
+
+    def add_a_point(game: dict) -> None:
+        game["receipt"]["total"] += 1
+
+    changed = tamper_later_page(copy, lambda game: game["receipt"], add_a_point)
     try:
         done = run_verify_py("day", copy.url, PLAY_DATE, "yahtzee", "--page-size", "1")
     finally:
@@ -258,22 +269,18 @@ def test_verify_py_day_fails_on_a_tampered_later_page(revealed):
 
 
 def test_both_verifiers_fail_on_a_transcript_tampered_on_a_later_page(revealed):
-    """A roll's dice changed in a transcript on a later page, the page written as the service
+    """A roll's dice changed in a transcript from the third page on, the page written as the service
     writes it (compact, keys sorted: read by the pages' fast path, the day's replay then at
     work): verify.py and ``yacht-daily verify day`` both say ✗ games replayed for that game."""
     server, _ = revealed
     copy = copied_day(server, "yahtzee", 1)
-    pages = sorted((path for path in copy.documents if "&after=" in path),
-                   key=lambda path: path.split("&after=")[1])
-    for path in pages[1:]:
-        page = json.loads(copy.documents[path])
-        rolled = [game for game in page["games"] if game["transcript"]]
-        if rolled:
-            roll = rolled[0]["transcript"][0]
-            roll["dice"][0] = roll["dice"][0] % 6 + 1
-            copy.documents[path] = json.dumps(page, separators=(",", ":"), sort_keys=True)
-            changed = rolled[0]["id"]
-            break
+
+    def change_a_die(game: dict) -> None:
+        dice = game["transcript"][0]["dice"]
+        dice[0] = dice[0] % 6 + 1
+
+    changed = tamper_later_page(copy, lambda game: game["transcript"], change_a_die,
+                                separators=(",", ":"), sort_keys=True)
     try:
         standalone = run_verify_py("day", copy.url, PLAY_DATE, "yahtzee", "--page-size", "1")
         command = CliRunner().invoke(main, ["verify", "day", copy.url, PLAY_DATE, "yahtzee",
