@@ -64,13 +64,14 @@ class PageReader:
     """Reads a day's pages (``GET /days/<date>/<sheet>/games``), one reader for the day: the
     entries' texts seen on one page are known valid on the next."""
 
-    def __init__(self, replay=None):
-        """Nothing read yet. With ``replay``, the day's ``PublishedReplay``, each transcript is
-        replayed as soon as it is cut, on its pieces fresh from the page."""
+    def __init__(self):
+        """Nothing read yet. Once ``replay`` is the day's ``PublishedReplay`` (``audit_day``
+        sets it), each transcript is replayed as soon as it is cut, on its pieces fresh from
+        the page."""
         # pieces known to give a JSON object, each kept once: a transcript's pieces are the kept
         # ones (equal pieces one object, looked up by the replay at once)
         self._objects: dict[str, str] = {}
-        self.replay = replay
+        self.replay = None
 
     def read(self, text: str):
         """``json.loads(text)``, each game's transcript a ``PublishedTranscript`` where it could
